@@ -1,0 +1,281 @@
+//! Search configuration: the three strategy choices, tie-breaking, restarts and limits.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::ParseNameError;
+
+/// Defines a strategy-component enum with its command-line names.
+macro_rules! named_enum {
+    ($(#[$meta:meta])* $name:ident, $kind:literal, { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum $name {
+            $($(#[$vmeta])* #[serde(rename = $text)] $variant),+
+        }
+
+        impl $name {
+            /// Every choice, in documentation order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The name used on command lines and in reports.
+            pub fn name(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = ParseNameError;
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                match s {
+                    $($text => Ok($name::$variant),)+
+                    _ => Err(ParseNameError {
+                        kind: $kind,
+                        found: s.to_string(),
+                        expected: concat!($($text, " "),+),
+                    }),
+                }
+            }
+        }
+    };
+}
+
+named_enum!(
+    /// Which unassigned variable to branch on next.
+    VarOrder, "variable order", {
+        /// The lowest index.
+        Static => "static",
+        /// Fewest legal values (minimum remaining values); ties as [`TieBreak`] says.
+        Mrv => "mrv",
+        /// Fewest legal values, then most unassigned neighbours (degree), then as [`TieBreak`] says.
+        MrvDegree => "mrv-degree",
+    }
+);
+
+named_enum!(
+    /// In which order to try the values of the chosen variable.
+    ValueOrder, "value order", {
+        /// Increasing value.
+        Asc => "asc",
+        /// Least constraining value first: fewest values removed from the legal values
+        /// of unassigned neighbours; ties to the lower value.
+        Lcv => "lcv",
+        /// Decreasing value.
+        Desc => "desc",
+        /// A random order drawn from the search's seeded generator.
+        Random => "random",
+    }
+);
+
+named_enum!(
+    /// What inference runs after each assignment.
+    Inference, "inference", {
+        /// Chronological backtracking: a value is tried only if it agrees with every assigned neighbour.
+        None => "none",
+        /// Forward checking: prune the neighbours of the assigned variable.
+        Fc => "fc",
+        /// Maintain arc consistency: AC-3 from the assigned variable to a fixpoint.
+        Mac => "mac",
+    }
+);
+
+named_enum!(
+    /// How ties in the variable order are broken.
+    TieBreak, "tie-break", {
+        /// The lowest variable index (the textbook rule).
+        Lowest => "lowest",
+        /// Uniformly at random among the tied variables (seeded).
+        Random => "random",
+    }
+);
+
+/// The three independent choices that make a textbook strategy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Strategy {
+    /// Variable order.
+    pub var_order: VarOrder,
+    /// Value order.
+    pub value_order: ValueOrder,
+    /// Inference after each assignment.
+    pub inference: Inference,
+}
+
+impl Strategy {
+    /// A strategy from its three parts.
+    pub fn new(var_order: VarOrder, value_order: ValueOrder, inference: Inference) -> Strategy {
+        Strategy {
+            var_order,
+            value_order,
+            inference,
+        }
+    }
+
+    /// The 18 textbook combinations: {static, mrv, mrv-degree} x {asc, lcv} x {none, fc, mac}.
+    pub fn textbook() -> Vec<Strategy> {
+        let mut all = Vec::with_capacity(18);
+        for &var_order in VarOrder::ALL {
+            for value_order in [ValueOrder::Asc, ValueOrder::Lcv] {
+                for &inference in Inference::ALL {
+                    all.push(Strategy::new(var_order, value_order, inference));
+                }
+            }
+        }
+        all
+    }
+}
+
+impl Default for Strategy {
+    /// MRV, ascending values, forward checking.
+    fn default() -> Self {
+        Strategy::new(VarOrder::Mrv, ValueOrder::Asc, Inference::Fc)
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}/{}", self.var_order, self.value_order, self.inference)
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = ParseNameError;
+    /// Parses `var/value/inference`, for example `mrv/lcv/fc`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let parts: Vec<&str> = s.split('/').collect();
+        let [var, value, inference] = parts[..] else {
+            return Err(ParseNameError {
+                kind: "strategy",
+                found: s.to_string(),
+                expected: "var/value/inference, for example mrv/asc/fc",
+            });
+        };
+        Ok(Strategy::new(var.parse()?, value.parse()?, inference.parse()?))
+    }
+}
+
+/// Randomised restarts with a growing node cutoff.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Restarts {
+    /// Cutoffs `scale * luby(i)`: 1, 1, 2, 1, 1, 2, 4, ... times `scale` nodes.
+    Luby {
+        /// Nodes in the unit run.
+        scale: u64,
+    },
+    /// Cutoffs `first * factor^i`.
+    Geometric {
+        /// Nodes in the first run.
+        first: u64,
+        /// Growth per restart (> 1).
+        factor: f64,
+    },
+}
+
+impl Restarts {
+    /// The node cutoff of run `i` (0-based).
+    pub fn cutoff(&self, i: u32) -> u64 {
+        match *self {
+            Restarts::Luby { scale } => scale.max(1).saturating_mul(luby(u64::from(i) + 1)),
+            Restarts::Geometric { first, factor } => {
+                let c = first.max(1) as f64 * factor.max(1.0).powi(i as i32);
+                if c >= u64::MAX as f64 { u64::MAX } else { c as u64 }
+            }
+        }
+    }
+}
+
+/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... (1-based).
+pub fn luby(i: u64) -> u64 {
+    let mut i = i.max(1);
+    loop {
+        // Find k with 2^(k-1) <= i < 2^k.
+        let k = 64 - i.leading_zeros() as u64;
+        if i == (1u64 << k) - 1 {
+            return 1 << (k - 1);
+        }
+        i -= (1u64 << (k - 1)) - 1;
+    }
+}
+
+/// When to stop early. Every limit is optional; an exceeded limit ends the search
+/// with [`crate::Outcome::Limit`], never a panic.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop after this many nodes (in total, over restarts).
+    pub nodes: Option<u64>,
+    /// Stop after this much time.
+    pub time: Option<Duration>,
+    /// Stop after this many solutions (enumeration and counting).
+    pub solutions: Option<u64>,
+    /// Stop when another thread sets this flag.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// Everything a search needs besides the model.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    /// The strategy. Default: mrv/asc/fc.
+    pub strategy: Strategy,
+    /// Tie-breaking in the variable order. Default: lowest index.
+    pub tie_break: TieBreak,
+    /// Randomised restarts (first-solution search only). Default: none.
+    pub restarts: Option<Restarts>,
+    /// Seed of the generator behind random tie-breaks and value orders. Default: 0.
+    pub seed: u64,
+    /// Limits. Default: none.
+    pub limits: Limits,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            strategy: Strategy::default(),
+            tie_break: TieBreak::Lowest,
+            restarts: None,
+            seed: 0,
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl SearchConfig {
+    /// A configuration with this strategy and the other defaults.
+    pub fn with_strategy(strategy: Strategy) -> Self {
+        SearchConfig {
+            strategy,
+            ..SearchConfig::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn luby_sequence_starts_as_published() {
+        let seq: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(seq, vec![1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+
+    #[test]
+    fn strategy_names_round_trip() {
+        for s in Strategy::textbook() {
+            assert_eq!(s.to_string().parse::<Strategy>(), Ok(s));
+        }
+        assert_eq!(Strategy::textbook().len(), 18);
+        assert!("mrv/asc".parse::<Strategy>().is_err());
+        assert!("foo".parse::<Inference>().is_err());
+    }
+}

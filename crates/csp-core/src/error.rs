@@ -1,0 +1,70 @@
+//! Errors for bad models and bad configurations. Search results are never errors:
+//! see [`crate::Outcome`].
+
+use thiserror::Error;
+
+/// A model that cannot be built as asked.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ModelError {
+    /// A domain was given no value (`lo > hi`, or an empty list).
+    #[error("a domain must have at least one value")]
+    EmptyDomain,
+    /// A domain spans more values than a bitset domain allows.
+    #[error("a domain may span at most {max} values, this one spans {span}", max = crate::domain::MAX_DOMAIN_SPAN)]
+    DomainTooWide {
+        /// `max - min + 1` of the requested domain.
+        span: i64,
+    },
+    /// A variable handle that does not belong to this model.
+    #[error("variable {index} does not exist (the model has {count} variables)")]
+    UnknownVariable {
+        /// The index that was passed.
+        index: usize,
+        /// How many variables the model has.
+        count: usize,
+    },
+    /// A binary constraint between a variable and itself.
+    #[error("a binary constraint needs two different variables, got variable {index} twice")]
+    SameVariable {
+        /// The variable's index.
+        index: usize,
+    },
+    /// A variable was fixed to a value outside its domain.
+    #[error("variable {index} cannot be fixed to {value}: the value is not in its domain")]
+    ValueOutsideDomain {
+        /// The variable's index.
+        index: usize,
+        /// The value asked for.
+        value: i32,
+    },
+    /// An n-ary constraint over lists of different lengths.
+    #[error("{what}: expected {expected} entries, got {found}")]
+    LengthMismatch {
+        /// Which argument.
+        what: &'static str,
+        /// How many were expected.
+        expected: usize,
+        /// How many were given.
+        found: usize,
+    },
+}
+
+/// A search configuration that cannot run.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ConfigError {
+    /// Restarts only make sense when looking for one solution.
+    #[error("restarts can only be used to find one solution, not to enumerate or count")]
+    RestartsWhileEnumerating,
+}
+
+/// A name that does not denote a strategy component (for parsing `--var` and friends).
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error("unknown {kind} `{found}`, expected one of: {expected}")]
+pub struct ParseNameError {
+    /// What was being parsed (for example "variable order").
+    pub kind: &'static str,
+    /// The text that was given.
+    pub found: String,
+    /// The accepted names, comma separated.
+    pub expected: &'static str,
+}

@@ -1,0 +1,313 @@
+//! The modelling API: variables, domains, givens, binary relations and n-ary propagators.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use serde::{Deserialize, Serialize};
+
+use crate::alldiff::{AllDifferent, Strength};
+use crate::domain::Domain;
+use crate::error::ModelError;
+use crate::network::Network;
+use crate::propagator::Propagator;
+use crate::relation::Relation;
+
+/// A variable: a small copyable handle into its [`Model`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct VarId(pub(crate) u32);
+
+impl VarId {
+    /// The variable's position in the model (0-based, in creation order).
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for VarId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "x{}", self.0)
+    }
+}
+
+/// A binary constraint as posted: `relation(x, y)`.
+#[derive(Clone, Debug)]
+pub struct BinaryConstraint {
+    /// First variable.
+    pub x: VarId,
+    /// Second variable.
+    pub y: VarId,
+    /// The relation that must hold between their values.
+    pub relation: Relation,
+}
+
+/// A constraint satisfaction problem: variables with finite domains, some fixed to
+/// a value (givens), binary constraints and n-ary propagators.
+///
+/// Cloning is cheap enough to do per puzzle: the compiled network is shared.
+///
+/// ```
+/// use csp_core::{Model, Relation};
+/// let mut m = Model::new();
+/// let x = m.int_var(1, 3).unwrap();
+/// let y = m.int_var(1, 3).unwrap();
+/// m.post(x, y, Relation::Less).unwrap();
+/// m.fix(y, 2).unwrap();
+/// assert_eq!(m.neighbours(x), vec![y]);
+/// assert!(m.is_solution(&[1, 2]));
+/// assert!(!m.is_solution(&[2, 2]));
+/// ```
+#[derive(Clone, Default)]
+pub struct Model {
+    names: Vec<String>,
+    domains: Vec<Domain>,
+    fixed: Vec<Option<i32>>,
+    constraints: Vec<BinaryConstraint>,
+    /// Relations per unordered pair `(lo, hi)`; the flag is set when posted as `(hi, lo)`.
+    pairs: BTreeMap<(VarId, VarId), Vec<(Relation, bool)>>,
+    propagators: Vec<Arc<dyn Propagator>>,
+    network: OnceLock<Arc<Network>>,
+}
+
+impl Model {
+    /// An empty model.
+    pub fn new() -> Model {
+        Model::default()
+    }
+
+    /// Adds a variable with the given domain.
+    pub fn add_var(&mut self, domain: Domain) -> VarId {
+        let name = format!("x{}", self.domains.len());
+        self.add_named_var(name, domain)
+    }
+
+    /// Adds a variable with a name (used in printed solutions and errors).
+    pub fn add_named_var(&mut self, name: impl Into<String>, domain: Domain) -> VarId {
+        self.network = OnceLock::new();
+        let id = VarId(self.domains.len() as u32);
+        self.names.push(name.into());
+        self.domains.push(domain);
+        self.fixed.push(None);
+        id
+    }
+
+    /// Adds a variable with domain `lo..=hi`.
+    pub fn int_var(&mut self, lo: i32, hi: i32) -> Result<VarId, ModelError> {
+        Ok(self.add_var(Domain::range(lo, hi)?))
+    }
+
+    /// Adds `count` variables with domain `lo..=hi`.
+    pub fn int_vars(&mut self, count: usize, lo: i32, hi: i32) -> Result<Vec<VarId>, ModelError> {
+        let domain = Domain::range(lo, hi)?;
+        Ok((0..count).map(|_| self.add_var(domain.clone())).collect())
+    }
+
+    /// Fixes `var` to `value` before search (a given). Givens are never search nodes.
+    pub fn fix(&mut self, var: VarId, value: i32) -> Result<(), ModelError> {
+        self.check_var(var)?;
+        if !self.domains[var.index()].contains(value) {
+            return Err(ModelError::ValueOutsideDomain {
+                index: var.index(),
+                value,
+            });
+        }
+        self.fixed[var.index()] = Some(value);
+        Ok(())
+    }
+
+    /// Removes a given.
+    pub fn unfix(&mut self, var: VarId) -> Result<(), ModelError> {
+        self.check_var(var)?;
+        self.fixed[var.index()] = None;
+        Ok(())
+    }
+
+    /// Posts `relation(x, y)`. Several relations on one pair form a conjunction.
+    pub fn post(&mut self, x: VarId, y: VarId, relation: Relation) -> Result<(), ModelError> {
+        self.check_var(x)?;
+        self.check_var(y)?;
+        if x == y {
+            return Err(ModelError::SameVariable { index: x.index() });
+        }
+        self.network = OnceLock::new();
+        let (key, reversed) = if x < y { ((x, y), false) } else { ((y, x), true) };
+        self.pairs.entry(key).or_default().push((relation.clone(), reversed));
+        self.constraints.push(BinaryConstraint { x, y, relation });
+        Ok(())
+    }
+
+    /// Posts `x != y`.
+    pub fn not_equal(&mut self, x: VarId, y: VarId) -> Result<(), ModelError> {
+        self.post(x, y, Relation::NotEqual)
+    }
+
+    /// Posts `x != y` for every pair of `vars` (the textbook binary encoding).
+    pub fn all_different(&mut self, vars: &[VarId]) -> Result<(), ModelError> {
+        for (i, &x) in vars.iter().enumerate() {
+            for &y in &vars[i + 1..] {
+                self.not_equal(x, y)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Posts one n-ary all-different constraint over `vars` with its own propagator.
+    pub fn all_different_nary(&mut self, vars: &[VarId], strength: Strength) -> Result<(), ModelError> {
+        self.all_different_offsets(vars, &vec![0; vars.len()], strength)
+    }
+
+    /// Posts all-different over the views `vars[i] + offsets[i]` (as in the n-queens
+    /// diagonals `x_i + i` and `x_i - i`).
+    pub fn all_different_offsets(&mut self, vars: &[VarId], offsets: &[i32], strength: Strength) -> Result<(), ModelError> {
+        if vars.len() != offsets.len() {
+            return Err(ModelError::LengthMismatch {
+                what: "all-different offsets",
+                expected: vars.len(),
+                found: offsets.len(),
+            });
+        }
+        for &v in vars {
+            self.check_var(v)?;
+        }
+        self.add_propagator(AllDifferent::new(vars.to_vec(), offsets.to_vec(), strength));
+        Ok(())
+    }
+
+    /// Adds a user-defined n-ary constraint.
+    pub fn add_propagator(&mut self, propagator: impl Propagator + 'static) {
+        self.network = OnceLock::new();
+        self.propagators.push(Arc::new(propagator));
+    }
+
+    /// Number of variables.
+    pub fn num_vars(&self) -> usize {
+        self.domains.len()
+    }
+
+    /// All variables, in index order.
+    pub fn vars(&self) -> impl Iterator<Item = VarId> + '_ {
+        (0..self.domains.len() as u32).map(VarId)
+    }
+
+    /// The variable with this index, if any.
+    pub fn var(&self, index: usize) -> Option<VarId> {
+        (index < self.num_vars()).then_some(VarId(index as u32))
+    }
+
+    /// A variable's initial domain.
+    pub fn domain(&self, var: VarId) -> &Domain {
+        &self.domains[var.index()]
+    }
+
+    /// A variable's name.
+    pub fn name(&self, var: VarId) -> &str {
+        &self.names[var.index()]
+    }
+
+    /// The given value of `var`, if it is fixed.
+    pub fn fixed(&self, var: VarId) -> Option<i32> {
+        self.fixed[var.index()]
+    }
+
+    /// The binary constraints in posting order.
+    pub fn constraints(&self) -> &[BinaryConstraint] {
+        &self.constraints
+    }
+
+    /// The n-ary propagators in posting order.
+    pub fn propagators(&self) -> &[Arc<dyn Propagator>] {
+        &self.propagators
+    }
+
+    /// The distinct variables that share a constraint (binary or n-ary) with `var`,
+    /// in increasing order.
+    pub fn neighbours(&self, var: VarId) -> Vec<VarId> {
+        let network = self.network();
+        let mut out: Vec<VarId> = network.adjacency.row(var.index()).iter().map(|a| a.other).collect();
+        for watch in network.watches.row(var.index()) {
+            out.extend(
+                self.propagators[watch.prop as usize]
+                    .variables()
+                    .iter()
+                    .copied()
+                    .filter(|&v| v != var),
+            );
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Whether `values` (one per variable, in index order) satisfies every domain,
+    /// given and constraint.
+    pub fn is_solution(&self, values: &[i32]) -> bool {
+        self.violation(values).is_none()
+    }
+
+    /// The first thing `values` violates, described for a person; `None` for a solution.
+    pub fn violation(&self, values: &[i32]) -> Option<String> {
+        if values.len() != self.num_vars() {
+            return Some(format!("expected {} values, got {}", self.num_vars(), values.len()));
+        }
+        for var in self.vars() {
+            let value = values[var.index()];
+            if !self.domain(var).contains(value) {
+                return Some(format!("{} = {value} is outside its domain", self.name(var)));
+            }
+            if let Some(given) = self.fixed(var).filter(|&g| g != value) {
+                return Some(format!("{} = {value} but it is fixed to {given}", self.name(var)));
+            }
+        }
+        for c in &self.constraints {
+            let (a, b) = (values[c.x.index()], values[c.y.index()]);
+            if !c.relation.holds(a, b) {
+                return Some(format!(
+                    "{} = {a}, {} = {b} violates {:?}",
+                    self.name(c.x),
+                    self.name(c.y),
+                    c.relation
+                ));
+            }
+        }
+        let mut scratch = Vec::new();
+        for p in &self.propagators {
+            scratch.clear();
+            scratch.extend(p.variables().iter().map(|v| values[v.index()]));
+            if !p.check(&scratch) {
+                return Some(format!("the {} constraint is violated", p.name()));
+            }
+        }
+        None
+    }
+
+    pub(crate) fn pairs(&self) -> &BTreeMap<(VarId, VarId), Vec<(Relation, bool)>> {
+        &self.pairs
+    }
+
+    /// The compiled network, built on first use and shared by clones.
+    pub(crate) fn network(&self) -> Arc<Network> {
+        self.network.get_or_init(|| Arc::new(Network::build(self))).clone()
+    }
+
+    fn check_var(&self, var: VarId) -> Result<(), ModelError> {
+        if var.index() < self.num_vars() {
+            Ok(())
+        } else {
+            Err(ModelError::UnknownVariable {
+                index: var.index(),
+                count: self.num_vars(),
+            })
+        }
+    }
+}
+
+impl fmt::Debug for Model {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Model")
+            .field("vars", &self.num_vars())
+            .field("binary_constraints", &self.constraints.len())
+            .field("propagators", &self.propagators.len())
+            .finish()
+    }
+}

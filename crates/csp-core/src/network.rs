@@ -1,0 +1,361 @@
+//! The compiled constraint network: directed arcs with their revision fast paths,
+//! adjacency in compressed rows, and the watch lists of n-ary propagators.
+//!
+//! Built once per model (and shared by every solver of that model), so that
+//! search touches only flat arrays.
+
+use smallvec::SmallVec;
+
+use crate::model::{Model, VarId};
+use crate::relation::Oriented;
+use crate::store::Store;
+
+/// How one directed arc `x -> y` revises `x` against `y`.
+#[derive(Clone)]
+pub(crate) enum ArcKind {
+    /// Value `b` of `y` excludes the values `b + o` of `x`, for every offset `o`.
+    /// Covers `!=`, `x != y + c`, `|x - y| != c` and their conjunctions.
+    Exclude(SmallVec<[i32; 4]>),
+    /// `x == y + c`.
+    Equal(i32),
+    /// `x <= y + c`.
+    LessEq(i32),
+    /// `x >= y + c`.
+    GreaterEq(i32),
+    /// Explicit supports: for each value `a` of `x` (from `x_base`), the bit words of
+    /// the supporting values of `y` in `y`'s domain layout.
+    Table {
+        x_base: i32,
+        x_span: usize,
+        y_base: i32,
+        y_words: usize,
+        supports: Box<[u64]>,
+    },
+    /// Any other conjunction: tested pair by pair.
+    General(Box<[Oriented]>),
+}
+
+/// A directed arc: revise `x` against `y`. Arcs `2k` and `2k + 1` are each other's reverse.
+pub(crate) struct Arc {
+    pub(crate) x: VarId,
+    pub(crate) y: VarId,
+    pub(crate) kind: ArcKind,
+}
+
+/// One neighbour of a variable through binary constraints.
+#[derive(Clone, Copy)]
+pub(crate) struct Adjacent {
+    pub(crate) other: VarId,
+    /// The arc `var -> other` (revise `var` against `other`).
+    pub(crate) out_arc: u32,
+    /// The arc `other -> var` (revise `other` against `var`).
+    pub(crate) in_arc: u32,
+}
+
+/// A variable's membership in an n-ary constraint.
+#[derive(Clone, Copy)]
+pub(crate) struct Watch {
+    pub(crate) prop: u32,
+    pub(crate) local: u32,
+}
+
+/// Compressed rows: `items[start[i]..start[i + 1]]` belong to row `i`.
+pub(crate) struct Rows<T> {
+    start: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T> Rows<T> {
+    fn from_lists(lists: Vec<Vec<T>>) -> Self {
+        let mut start = Vec::with_capacity(lists.len() + 1);
+        start.push(0);
+        let mut items = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+        for list in lists {
+            items.extend(list);
+            start.push(items.len() as u32);
+        }
+        Rows { start, items }
+    }
+
+    #[inline]
+    pub(crate) fn row(&self, i: usize) -> &[T] {
+        &self.items[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}
+
+/// The compiled network of a [`Model`].
+pub(crate) struct Network {
+    pub(crate) arcs: Vec<Arc>,
+    pub(crate) adjacency: Rows<Adjacent>,
+    pub(crate) watches: Rows<Watch>,
+}
+
+impl Network {
+    pub(crate) fn build(model: &Model) -> Network {
+        let n = model.num_vars();
+        let mut arcs = Vec::new();
+        let mut adjacency: Vec<Vec<Adjacent>> = vec![Vec::new(); n];
+        for (&(x, y), relations) in model.pairs() {
+            let forward: Vec<Oriented> = relations.iter().map(|(r, rev)| r.oriented(*rev)).collect();
+            let backward: Vec<Oriented> = relations.iter().map(|(r, rev)| r.oriented(!rev)).collect();
+            let out_arc = arcs.len() as u32;
+            arcs.push(Arc {
+                x,
+                y,
+                kind: ArcKind::compile(&forward, model, x, y),
+            });
+            arcs.push(Arc {
+                x: y,
+                y: x,
+                kind: ArcKind::compile(&backward, model, y, x),
+            });
+            adjacency[x.index()].push(Adjacent {
+                other: y,
+                out_arc,
+                in_arc: out_arc + 1,
+            });
+            adjacency[y.index()].push(Adjacent {
+                other: x,
+                out_arc: out_arc + 1,
+                in_arc: out_arc,
+            });
+        }
+        let mut watches: Vec<Vec<Watch>> = vec![Vec::new(); n];
+        for (p, prop) in model.propagators().iter().enumerate() {
+            for (local, var) in prop.variables().iter().enumerate() {
+                watches[var.index()].push(Watch {
+                    prop: p as u32,
+                    local: local as u32,
+                });
+            }
+        }
+        Network {
+            arcs,
+            adjacency: Rows::from_lists(adjacency),
+            watches: Rows::from_lists(watches),
+        }
+    }
+}
+
+impl ArcKind {
+    fn compile(relations: &[Oriented], model: &Model, x: VarId, y: VarId) -> ArcKind {
+        let mut offsets: SmallVec<[i32; 4]> = SmallVec::new();
+        let all_exclusions = relations.iter().all(|r| match r {
+            Oriented::Exclude(o) => {
+                offsets.push(*o);
+                true
+            }
+            Oriented::AbsExclude(c) => {
+                offsets.push(*c);
+                offsets.push(c.wrapping_neg());
+                true
+            }
+            _ => false,
+        });
+        if all_exclusions {
+            offsets.sort_unstable();
+            offsets.dedup();
+            return ArcKind::Exclude(offsets);
+        }
+        match relations {
+            [Oriented::Equal(c)] => ArcKind::Equal(*c),
+            [Oriented::LessEq(c)] => ArcKind::LessEq(*c),
+            [Oriented::GreaterEq(c)] => ArcKind::GreaterEq(*c),
+            [Oriented::Table(pairs)] => {
+                let dx = model.domain(x);
+                let dy = model.domain(y);
+                let x_base = dx.base();
+                let x_span = (dx.values().last().unwrap_or(x_base) - x_base + 1) as usize;
+                let y_base = dy.base();
+                let y_words = dy.words().len();
+                let mut supports = vec![0u64; x_span * y_words].into_boxed_slice();
+                for &(a, b) in pairs.iter() {
+                    let (ia, ib) = (i64::from(a) - i64::from(x_base), i64::from(b) - i64::from(y_base));
+                    if (0..x_span as i64).contains(&ia) && (0..(y_words * 64) as i64).contains(&ib) {
+                        let (ia, ib) = (ia as usize, ib as usize);
+                        supports[ia * y_words + ib / 64] |= 1 << (ib % 64);
+                    }
+                }
+                ArcKind::Table {
+                    x_base,
+                    x_span,
+                    y_base,
+                    y_words,
+                    supports,
+                }
+            }
+            _ => ArcKind::General(relations.into()),
+        }
+    }
+
+    /// Whether `x = a` and `y = b` are compatible.
+    #[inline]
+    pub(crate) fn allows(&self, a: i32, b: i32) -> bool {
+        match self {
+            ArcKind::Exclude(offsets) => {
+                let d = i64::from(a) - i64::from(b);
+                !offsets.iter().any(|&o| i64::from(o) == d)
+            }
+            ArcKind::Equal(c) => i64::from(a) == i64::from(b) + i64::from(*c),
+            ArcKind::LessEq(c) => i64::from(a) <= i64::from(b) + i64::from(*c),
+            ArcKind::GreaterEq(c) => i64::from(a) >= i64::from(b) + i64::from(*c),
+            ArcKind::Table {
+                x_base,
+                x_span,
+                y_base,
+                y_words,
+                supports,
+            } => {
+                let ia = i64::from(a) - i64::from(*x_base);
+                let ib = i64::from(b) - i64::from(*y_base);
+                if !(0..*x_span as i64).contains(&ia) || !(0..(*y_words * 64) as i64).contains(&ib) {
+                    return false;
+                }
+                let (ia, ib) = (ia as usize, ib as usize);
+                supports[ia * y_words + ib / 64] >> (ib % 64) & 1 == 1
+            }
+            ArcKind::General(relations) => relations.iter().all(|r| r.holds(a, b)),
+        }
+    }
+
+    /// Removes from `x` every value without a support in `y`.
+    /// Returns the number of values removed; `checks` counts the support tests made.
+    pub(crate) fn revise(&self, x: VarId, y: VarId, store: &mut Store, checks: &mut u64) -> u32 {
+        match self {
+            ArcKind::Exclude(offsets) => revise_exclude(offsets, x, y, store, checks),
+            ArcKind::Equal(c) => {
+                // a survives iff a - c is in y: keep x's bits where y's bits, shifted, are set.
+                let shift = i64::from(store.base(x)) - i64::from(*c) - i64::from(store.base(y));
+                let x_words = store.bits(x).len();
+                *checks += u64::from(store.size(x));
+                let mut mask: SmallVec<[u64; 4]> = SmallVec::with_capacity(x_words);
+                let y_bits = store.bits(y);
+                for w in 0..x_words {
+                    mask.push(extract_word(y_bits, shift + (w as i64) * 64));
+                }
+                store.retain_bits(x, &mask)
+            }
+            ArcKind::LessEq(c) => match store.max(y) {
+                Some(max) => {
+                    *checks += 1;
+                    store.retain_range(x, i64::MIN, i64::from(max) + i64::from(*c))
+                }
+                None => 0,
+            },
+            ArcKind::GreaterEq(c) => match store.min(y) {
+                Some(min) => {
+                    *checks += 1;
+                    store.retain_range(x, i64::from(min) + i64::from(*c), i64::MAX)
+                }
+                None => 0,
+            },
+            ArcKind::Table {
+                x_base,
+                y_words,
+                supports,
+                ..
+            } => {
+                let mut removed = 0;
+                let mut cursor = None;
+                while let Some(a) = store.next_value(x, cursor) {
+                    cursor = Some(a);
+                    *checks += 1;
+                    let row = (a - x_base) as usize * y_words;
+                    let supported = supports[row..row + y_words]
+                        .iter()
+                        .zip(store.bits(y))
+                        .any(|(s, d)| s & d != 0);
+                    if !supported && store.remove(x, a) {
+                        removed += 1;
+                    }
+                }
+                removed
+            }
+            ArcKind::General(relations) => {
+                let mut removed = 0;
+                let mut cursor = None;
+                while let Some(a) = store.next_value(x, cursor) {
+                    cursor = Some(a);
+                    let mut supported = false;
+                    for b in store.values(y) {
+                        *checks += 1;
+                        if relations.iter().all(|r| r.holds(a, b)) {
+                            supported = true;
+                            break;
+                        }
+                    }
+                    if !supported && store.remove(x, a) {
+                        removed += 1;
+                    }
+                }
+                removed
+            }
+        }
+    }
+}
+
+/// Revision for exclusion arcs. A value `a` of `x` loses its support only if every
+/// value `b` of `y` excludes it, that is `a - b` is one of the `k` offsets; that needs
+/// `|D(y)| <= k`, so larger domains of `y` are skipped at once.
+fn revise_exclude(offsets: &[i32], x: VarId, y: VarId, store: &mut Store, checks: &mut u64) -> u32 {
+    let size_y = store.size(y) as usize;
+    if size_y == 0 || size_y > offsets.len() {
+        return 0;
+    }
+    let Some(first) = store.min(y) else {
+        return 0;
+    };
+    let mut doomed: SmallVec<[i32; 8]> = SmallVec::new();
+    for &o in offsets {
+        let Some(a) = first.checked_add(o) else {
+            continue;
+        };
+        if !store.contains(x, a) {
+            continue;
+        }
+        *checks += 1;
+        let unsupported = store
+            .values(y)
+            .all(|b| offsets.iter().any(|&o| i64::from(o) == i64::from(a) - i64::from(b)));
+        if unsupported {
+            doomed.push(a);
+        }
+    }
+    doomed.into_iter().filter(|&a| store.remove(x, a)).count() as u32
+}
+
+/// The 64 bits of `bits` starting at bit position `start` (may lie partly or wholly
+/// outside the slice: missing bits read as 0).
+#[inline]
+pub(crate) fn extract_word(bits: &[u64], start: i64) -> u64 {
+    let word_at = |i: i64| -> u64 {
+        if i < 0 || i >= bits.len() as i64 {
+            0
+        } else {
+            bits[i as usize]
+        }
+    };
+    let index = start.div_euclid(64);
+    let shift = start.rem_euclid(64) as u32;
+    if shift == 0 {
+        word_at(index)
+    } else {
+        (word_at(index) >> shift) | (word_at(index + 1) << (64 - shift))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::extract_word;
+
+    #[test]
+    fn extract_word_handles_shifts_and_bounds() {
+        let bits = [0b1011u64, 1];
+        assert_eq!(extract_word(&bits, 0), 0b1011);
+        assert_eq!(extract_word(&bits, 1), 0b101 | 1 << 63);
+        assert_eq!(extract_word(&bits, -2), 0b101100);
+        assert_eq!(extract_word(&bits, 64), 1);
+        assert_eq!(extract_word(&bits, 200), 0);
+        assert_eq!(extract_word(&bits, -64), 0);
+    }
+}

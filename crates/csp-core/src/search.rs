@@ -1,0 +1,867 @@
+//! Backtracking search: an explicit stack of choice frames over the trailed domain
+//! store, so that a search can stop at a solution and resume (lazy enumeration),
+//! go ten thousand levels deep without recursion, and never allocate per node once
+//! its buffers have grown.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::config::{Inference, SearchConfig, TieBreak, ValueOrder, VarOrder};
+use crate::error::ConfigError;
+use crate::model::{Model, VarId};
+use crate::network::Network;
+use crate::propagator::{ChangeList, Event, PropagationContext, Propagator};
+use crate::stats::{Count, LimitKind, Outcome, Stats};
+use crate::store::{Mark, Store};
+
+/// Marks a "changed" entry in the propagator queue (instead of a local index).
+const CHANGED: u32 = u32::MAX;
+
+/// One choice point: the variable, where to undo to, and which values are left.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    var: VarId,
+    mark: Mark,
+    /// A value of this frame is currently assigned (a node is open).
+    open: bool,
+    /// Ascending order: the last value tried.
+    last: Option<i32>,
+    /// Pre-ordered values: `value_stack[start..start + len]`, next at `pos`.
+    start: u32,
+    len: u32,
+    pos: u32,
+}
+
+enum Phase {
+    Fresh,
+    Searching,
+    Done,
+}
+
+/// What one call of [`Solver::advance`] ended with.
+enum Step {
+    Solution,
+    Exhausted,
+    Limit(LimitKind),
+}
+
+/// A backtracking search over one [`Model`].
+///
+/// ```
+/// use csp_core::{Model, Outcome, SearchConfig, Solver, Strategy};
+/// let mut m = Model::new();
+/// let v = m.int_vars(3, 1, 3).unwrap();
+/// m.all_different(&v).unwrap();
+/// let mut solver = Solver::new(&m, SearchConfig::with_strategy("mrv/asc/fc".parse().unwrap())).unwrap();
+/// assert_eq!(solver.solve(), Outcome::Solved(vec![1, 2, 3]));
+/// assert_eq!(solver.count().solutions, 5, "the five other permutations");
+/// ```
+pub struct Solver<'m> {
+    model: &'m Model,
+    network: Arc<Network>,
+    props: &'m [Arc<dyn Propagator>],
+    config: SearchConfig,
+    store: Store,
+    assigned: Vec<bool>,
+    value: Vec<i32>,
+    num_unassigned: usize,
+    frames: Vec<Frame>,
+    value_stack: Vec<i32>,
+    lcv_scores: Vec<(u64, i32)>,
+    arc_queue: VecDeque<u32>,
+    arc_queued: Vec<bool>,
+    prop_queue: VecDeque<(u32, u32)>,
+    prop_change_queued: Vec<bool>,
+    changes: ChangeList,
+    /// For mrv-degree: distinct neighbours and how many of them are unassigned.
+    neighbours: Option<(Vec<Vec<VarId>>, Vec<u32>)>,
+    scratch_values: Vec<Option<i32>>,
+    check_values: Vec<i32>,
+    stats: Stats,
+    phase: Phase,
+    descend: bool,
+    root_mark: Mark,
+    run: u32,
+    run_start_nodes: u64,
+    rng: ChaCha8Rng,
+    started: Option<Instant>,
+    /// Whether complete assignments must be re-checked by the propagators.
+    final_check: bool,
+}
+
+impl<'m> Solver<'m> {
+    /// Prepares a search. Allocates every buffer the search needs up front.
+    pub fn new(model: &'m Model, config: SearchConfig) -> Result<Solver<'m>, ConfigError> {
+        let network = model.network();
+        let n = model.num_vars();
+        let words: Vec<(i32, Vec<u64>)> = model.vars().map(|v| (model.domain(v).base(), model.domain(v).words())).collect();
+        let store = Store::new(words.iter().map(|(b, w)| (*b, w.as_slice())));
+        let props = model.propagators();
+        let neighbours = (config.strategy.var_order == VarOrder::MrvDegree).then(|| {
+            let lists: Vec<Vec<VarId>> = model.vars().map(|v| model.neighbours(v)).collect();
+            let degrees = lists.iter().map(|l| l.len() as u32).collect();
+            (lists, degrees)
+        });
+        let max_arity = props.iter().map(|p| p.variables().len()).max().unwrap_or(0);
+        Ok(Solver {
+            model,
+            props,
+            store,
+            assigned: vec![false; n],
+            value: vec![0; n],
+            num_unassigned: n,
+            frames: Vec::with_capacity(n),
+            value_stack: Vec::new(),
+            lcv_scores: Vec::new(),
+            arc_queue: VecDeque::with_capacity(network.arcs.len().min(1 << 20)),
+            arc_queued: vec![false; network.arcs.len()],
+            prop_queue: VecDeque::with_capacity(props.len() * 2),
+            prop_change_queued: vec![false; props.len()],
+            changes: ChangeList::new(n),
+            neighbours,
+            scratch_values: Vec::with_capacity(max_arity),
+            check_values: Vec::with_capacity(max_arity),
+            stats: Stats::default(),
+            phase: Phase::Fresh,
+            descend: false,
+            root_mark: 0,
+            run: 0,
+            run_start_nodes: 0,
+            rng: ChaCha8Rng::seed_from_u64(config.seed),
+            started: None,
+            final_check: props.iter().any(|p| !p.prunes_exactly()),
+            config,
+            network,
+        })
+    }
+
+    /// Finds the next solution (the first one on the first call).
+    pub fn solve(&mut self) -> Outcome {
+        match self.advance() {
+            Step::Solution => Outcome::Solved(self.value.clone()),
+            Step::Exhausted => Outcome::Unsatisfiable,
+            Step::Limit(kind) => Outcome::Limit(kind),
+        }
+    }
+
+    /// Counts the remaining solutions, up to `limits.solutions` if set.
+    /// Restarts are ignored while counting.
+    pub fn count(&mut self) -> Count {
+        self.config.restarts = None;
+        let mut found = 0u64;
+        loop {
+            if let Some(cap) = self.config.limits.solutions {
+                if found >= cap {
+                    return Count {
+                        solutions: found,
+                        complete: false,
+                        limit: Some(LimitKind::Solutions),
+                    };
+                }
+            }
+            match self.advance() {
+                Step::Solution => found += 1,
+                Step::Exhausted => {
+                    return Count {
+                        solutions: found,
+                        complete: true,
+                        limit: None,
+                    };
+                }
+                Step::Limit(kind) => {
+                    return Count {
+                        solutions: found,
+                        complete: false,
+                        limit: Some(kind),
+                    };
+                }
+            }
+        }
+    }
+
+    /// Calls `on_solution` with each solution in turn until it returns `false`, the
+    /// space is exhausted or a limit is reached. Returns why it stopped (`None`: exhausted
+    /// or stopped by the callback).
+    pub fn for_each_solution(&mut self, mut on_solution: impl FnMut(&[i32]) -> bool) -> Option<LimitKind> {
+        self.config.restarts = None;
+        loop {
+            match self.advance() {
+                Step::Solution => {
+                    if !on_solution(&self.value) {
+                        return None;
+                    }
+                }
+                Step::Exhausted => return None,
+                Step::Limit(kind) => return Some(kind),
+            }
+        }
+    }
+
+    /// Lazily enumerates the solutions. The iterator ends when the space is exhausted
+    /// or a limit is reached; [`Solver::stats`] tells which.
+    pub fn solutions(&mut self) -> Result<Solutions<'_, 'm>, ConfigError> {
+        if self.config.restarts.is_some() {
+            return Err(ConfigError::RestartsWhileEnumerating);
+        }
+        Ok(Solutions { solver: self, stopped: None })
+    }
+
+    /// The statistics so far.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// The configuration in use.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// The current domain of `var` (after the last step), as a list of values.
+    pub fn current_domain(&self, var: VarId) -> Vec<i32> {
+        self.store.values(var).collect()
+    }
+
+    /// Assigns the givens and runs the configured inference once, without searching.
+    /// Returns `false` if that already proves the model unsatisfiable.
+    pub(crate) fn propagate_only(&mut self) -> bool {
+        self.started = Some(Instant::now());
+        self.phase = Phase::Searching;
+        let ok = self.propagate_root();
+        self.elapsed_update();
+        ok
+    }
+
+    fn elapsed_update(&mut self) {
+        if let Some(start) = self.started {
+            self.stats.elapsed = start.elapsed();
+        }
+    }
+
+    /// Runs the search to the next solution, exhaustion or limit.
+    fn advance(&mut self) -> Step {
+        let step = self.advance_inner();
+        self.elapsed_update();
+        step
+    }
+
+    fn advance_inner(&mut self) -> Step {
+        match self.phase {
+            Phase::Done => return Step::Exhausted,
+            Phase::Fresh => {
+                self.started = Some(Instant::now());
+                self.phase = Phase::Searching;
+                if !self.propagate_root() {
+                    self.phase = Phase::Done;
+                    return Step::Exhausted;
+                }
+                self.root_mark = self.store.mark();
+                self.descend = true;
+            }
+            Phase::Searching => {}
+        }
+        loop {
+            if self.descend {
+                self.descend = false;
+                if self.num_unassigned == 0 {
+                    if self.complete_assignment_holds() {
+                        self.stats.solutions += 1;
+                        return Step::Solution;
+                    }
+                } else {
+                    let var = self.select_var();
+                    self.push_frame(var);
+                }
+            }
+            let Some(&top) = self.frames.last() else {
+                self.phase = Phase::Done;
+                return Step::Exhausted;
+            };
+            if top.open {
+                self.undo_node();
+                self.stats.backtracks += 1;
+            }
+            if let Some(kind) = self.limit_reached() {
+                return Step::Limit(kind);
+            }
+            if self.restart_due() {
+                self.restart();
+                continue;
+            }
+            match self.next_value() {
+                None => {
+                    let frame = self.frames.pop().expect("a frame");
+                    self.value_stack.truncate(frame.start as usize);
+                }
+                Some(value) => {
+                    if self.assign(top.var, value) {
+                        self.descend = true;
+                    }
+                }
+            }
+        }
+    }
+
+    fn limit_reached(&mut self) -> Option<LimitKind> {
+        let limits = &self.config.limits;
+        if limits.nodes.is_some_and(|max| self.stats.nodes >= max) {
+            return Some(LimitKind::Nodes);
+        }
+        if self.stats.nodes % 256 == 0 {
+            if limits.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+                return Some(LimitKind::Cancelled);
+            }
+            if let (Some(max), Some(start)) = (limits.time, self.started) {
+                if start.elapsed() >= max {
+                    return Some(LimitKind::Time);
+                }
+            }
+        }
+        None
+    }
+
+    fn restart_due(&self) -> bool {
+        match self.config.restarts {
+            Some(policy) => self.stats.nodes - self.run_start_nodes >= policy.cutoff(self.run),
+            None => false,
+        }
+    }
+
+    /// Abandons the current run: back to the root state, with the next cutoff.
+    fn restart(&mut self) {
+        while let Some(frame) = self.frames.last().copied() {
+            if frame.open {
+                self.undo_node();
+            }
+            self.frames.pop();
+        }
+        self.value_stack.clear();
+        self.store.undo_to(self.root_mark);
+        self.run += 1;
+        self.run_start_nodes = self.stats.nodes;
+        self.stats.restarts += 1;
+        self.descend = true;
+        log::debug!("restart {} after {} nodes", self.run, self.stats.nodes);
+    }
+
+    // ----- the root -----
+
+    /// Assigns the givens, checks them against each other and runs the initial inference.
+    fn propagate_root(&mut self) -> bool {
+        let model = self.model;
+        for var in model.vars() {
+            if let Some(v) = model.fixed(var) {
+                self.store.fix(var, v);
+                self.mark_assigned(var, v);
+            }
+        }
+        if !self.givens_consistent() {
+            return false;
+        }
+        let network = Arc::clone(&self.network);
+        match self.config.strategy.inference {
+            Inference::None => true,
+            Inference::Fc => {
+                for var in model.vars().filter(|&v| model.fixed(v).is_some()) {
+                    if !self.forward_check(&network, var) {
+                        return false;
+                    }
+                }
+                true
+            }
+            Inference::Mac => {
+                for (i, arc) in network.arcs.iter().enumerate() {
+                    if !self.assigned[arc.x.index()] {
+                        self.enqueue_arc(i as u32);
+                    }
+                }
+                for var in model.vars() {
+                    if self.store.size(var) == 1 {
+                        self.announce_change(&network, var, None);
+                    }
+                }
+                for p in 0..self.props.len() {
+                    self.enqueue_prop_change(p);
+                }
+                self.fixpoint(&network)
+            }
+        }
+    }
+
+    fn givens_consistent(&mut self) -> bool {
+        let network = Arc::clone(&self.network);
+        for var in self.model.vars() {
+            if !self.assigned[var.index()] {
+                continue;
+            }
+            if self.store.size(var) != 1 {
+                return false;
+            }
+            let a = self.value[var.index()];
+            for adj in network.adjacency.row(var.index()) {
+                if self.assigned[adj.other.index()] {
+                    self.stats.checks += 1;
+                    if !network.arcs[adj.out_arc as usize].kind.allows(a, self.value[adj.other.index()]) {
+                        return false;
+                    }
+                }
+            }
+            for watch in network.watches.row(var.index()) {
+                if !self.prop_consistent(watch.prop as usize, watch.local as usize, a, None) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    // ----- variable and value order -----
+
+    fn select_var(&mut self) -> VarId {
+        let n = self.model.num_vars();
+        if self.config.strategy.var_order == VarOrder::Static {
+            let from = self.frames.last().map_or(0, |f| f.var.index() + 1);
+            let index = (from..n).chain(0..from).find(|&i| !self.assigned[i]).expect("an unassigned variable");
+            return VarId(index as u32);
+        }
+        let use_degree = self.config.strategy.var_order == VarOrder::MrvDegree;
+        let random_ties = self.config.tie_break == TieBreak::Random;
+        let mut best: Option<(VarId, u64, u32)> = None;
+        let mut ties = 0u32;
+        for i in 0..n {
+            if self.assigned[i] {
+                continue;
+            }
+            let var = VarId(i as u32);
+            let legal = self.legal_count(var);
+            let degree = match &self.neighbours {
+                Some((_, degrees)) if use_degree => degrees[i],
+                _ => 0,
+            };
+            let better = match best {
+                None => true,
+                Some((_, bl, bd)) => legal < bl || (legal == bl && degree > bd),
+            };
+            let tied = best.is_some_and(|(_, bl, bd)| legal == bl && degree == bd);
+            if better {
+                best = Some((var, legal, degree));
+                ties = 1;
+                if legal == 0 && !random_ties && !use_degree {
+                    break; // nothing beats a variable without legal values
+                }
+            } else if tied && random_ties {
+                ties += 1;
+                if self.rng.gen_range(0..ties) == 0 {
+                    best = Some((var, legal, degree));
+                }
+            }
+        }
+        best.expect("an unassigned variable").0
+    }
+
+    /// The number of legal values of an unassigned variable.
+    fn legal_count(&mut self, var: VarId) -> u64 {
+        if self.config.strategy.inference != Inference::None {
+            return u64::from(self.store.size(var));
+        }
+        let mut count = 0;
+        let mut cursor = None;
+        while let Some(a) = self.store.next_value(var, cursor) {
+            cursor = Some(a);
+            if self.consistent_with_assigned(var, a, None) {
+                count += 1;
+            }
+        }
+        count
+    }
+
+    fn push_frame(&mut self, var: VarId) {
+        let start = self.value_stack.len() as u32;
+        match self.config.strategy.value_order {
+            ValueOrder::Asc => {}
+            ValueOrder::Desc => {
+                let from = self.value_stack.len();
+                self.value_stack.extend(self.store.values(var));
+                self.value_stack[from..].reverse();
+            }
+            ValueOrder::Random => {
+                let from = self.value_stack.len();
+                self.value_stack.extend(self.store.values(var));
+                self.value_stack[from..].shuffle(&mut self.rng);
+            }
+            ValueOrder::Lcv => self.order_lcv(var),
+        }
+        let len = self.value_stack.len() as u32 - start;
+        self.frames.push(Frame {
+            var,
+            mark: self.store.mark(),
+            open: false,
+            last: None,
+            start,
+            len,
+            pos: 0,
+        });
+        self.stats.max_depth = self.stats.max_depth.max(self.frames.len() as u64);
+    }
+
+    fn next_value(&mut self) -> Option<i32> {
+        let frame = *self.frames.last().expect("a frame");
+        let check = self.config.strategy.inference == Inference::None;
+        let ordered = self.config.strategy.value_order != ValueOrder::Asc;
+        let mut last = frame.last;
+        let mut pos = frame.pos;
+        let found = loop {
+            let candidate = if ordered {
+                if pos == frame.len {
+                    break None;
+                }
+                pos += 1;
+                self.value_stack[(frame.start + pos - 1) as usize]
+            } else {
+                match self.store.next_value(frame.var, last) {
+                    Some(a) => {
+                        last = Some(a);
+                        a
+                    }
+                    None => break None,
+                }
+            };
+            if !check || self.consistent_with_assigned(frame.var, candidate, None) {
+                break Some(candidate);
+            }
+        };
+        let top = self.frames.last_mut().expect("a frame");
+        top.last = last;
+        top.pos = pos;
+        found
+    }
+
+    /// Orders the values of `var` by how many legal values of unassigned neighbours they
+    /// would remove (fewest first, ties to the lower value), onto the value stack.
+    fn order_lcv(&mut self, var: VarId) {
+        let network = Arc::clone(&self.network);
+        let mut scores = std::mem::take(&mut self.lcv_scores);
+        scores.clear();
+        let mut cursor = None;
+        while let Some(a) = self.store.next_value(var, cursor) {
+            cursor = Some(a);
+            let mut removed = 0u64;
+            for adj in network.adjacency.row(var.index()) {
+                let other = adj.other;
+                if self.assigned[other.index()] {
+                    continue;
+                }
+                let arc = &network.arcs[adj.in_arc as usize].kind;
+                let mut c = None;
+                while let Some(b) = self.store.next_value(other, c) {
+                    c = Some(b);
+                    self.stats.checks += 1;
+                    if !arc.allows(b, a) && self.is_legal(other, b) {
+                        removed += 1;
+                    }
+                }
+            }
+            for watch in network.watches.row(var.index()) {
+                let prop = Arc::clone(&self.props[watch.prop as usize]);
+                for (j, &other) in prop.variables().iter().enumerate() {
+                    if self.assigned[other.index()] || other == var {
+                        continue;
+                    }
+                    let mut c = None;
+                    while let Some(b) = self.store.next_value(other, c) {
+                        c = Some(b);
+                        if !self.prop_consistent(watch.prop as usize, j, b, Some((watch.local as usize, a)))
+                            && self.is_legal(other, b)
+                        {
+                            removed += 1;
+                        }
+                    }
+                }
+            }
+            scores.push((removed, a));
+        }
+        scores.sort_unstable();
+        self.value_stack.extend(scores.iter().map(|&(_, a)| a));
+        self.lcv_scores = scores;
+    }
+
+    /// Whether `b` is a legal value of the unassigned `var`: in its domain, and under
+    /// inference `none` also consistent with every assigned neighbour.
+    fn is_legal(&mut self, var: VarId, b: i32) -> bool {
+        self.config.strategy.inference != Inference::None || self.consistent_with_assigned(var, b, None)
+    }
+
+    /// Whether `var = a` agrees with every assigned neighbour (and, if given, with one
+    /// extra tentative assignment `(propagator-local, value)` in n-ary constraints).
+    fn consistent_with_assigned(&mut self, var: VarId, a: i32, _extra: Option<(usize, i32)>) -> bool {
+        let network = Arc::clone(&self.network);
+        for adj in network.adjacency.row(var.index()) {
+            if self.assigned[adj.other.index()] {
+                self.stats.checks += 1;
+                if !network.arcs[adj.out_arc as usize].kind.allows(a, self.value[adj.other.index()]) {
+                    return false;
+                }
+            }
+        }
+        for watch in network.watches.row(var.index()) {
+            if !self.prop_consistent(watch.prop as usize, watch.local as usize, a, None) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// `is_consistent` of propagator `p` for `local = value`, seeing the assigned
+    /// variables plus an optional tentative `(local, value)`.
+    fn prop_consistent(&mut self, p: usize, local: usize, value: i32, extra: Option<(usize, i32)>) -> bool {
+        self.stats.checks += 1;
+        let prop = &self.props[p];
+        self.scratch_values.clear();
+        for (j, v) in prop.variables().iter().enumerate() {
+            let known = match extra {
+                Some((l, x)) if l == j => Some(x),
+                _ if j != local && self.assigned[v.index()] => Some(self.value[v.index()]),
+                _ => None,
+            };
+            self.scratch_values.push(known);
+        }
+        let values = &self.scratch_values;
+        prop.is_consistent(local, value, &|j| values[j])
+    }
+
+    // ----- assignments and inference -----
+
+    fn mark_assigned(&mut self, var: VarId, value: i32) {
+        self.assigned[var.index()] = true;
+        self.value[var.index()] = value;
+        self.num_unassigned -= 1;
+        if let Some((lists, degrees)) = &mut self.neighbours {
+            for u in &lists[var.index()] {
+                degrees[u.index()] -= 1;
+            }
+        }
+    }
+
+    fn mark_unassigned(&mut self, var: VarId) {
+        self.assigned[var.index()] = false;
+        self.num_unassigned += 1;
+        if let Some((lists, degrees)) = &mut self.neighbours {
+            for u in &lists[var.index()] {
+                degrees[u.index()] += 1;
+            }
+        }
+    }
+
+    /// Makes a node `var = value` and runs the inference. Returns `false` if it failed.
+    fn assign(&mut self, var: VarId, value: i32) -> bool {
+        self.stats.nodes += 1;
+        let top = self.frames.last_mut().expect("a frame");
+        top.open = true;
+        self.store.fix(var, value);
+        self.mark_assigned(var, value);
+        let network = Arc::clone(&self.network);
+        match self.config.strategy.inference {
+            Inference::None => true,
+            Inference::Fc => self.forward_check(&network, var),
+            Inference::Mac => {
+                self.announce_change(&network, var, None);
+                self.fixpoint(&network)
+            }
+        }
+    }
+
+    fn undo_node(&mut self) {
+        let top = self.frames.last_mut().expect("a frame");
+        top.open = false;
+        let (var, mark) = (top.var, top.mark);
+        self.store.undo_to(mark);
+        self.mark_unassigned(var);
+    }
+
+    /// Forward checking from the assigned `var`: revise each unassigned neighbour
+    /// against it once, and wake each n-ary constraint on `var` once (no cascade).
+    fn forward_check(&mut self, network: &Network, var: VarId) -> bool {
+        for adj in network.adjacency.row(var.index()) {
+            let other = adj.other;
+            if self.assigned[other.index()] {
+                continue;
+            }
+            self.stats.revisions += 1;
+            let arc = &network.arcs[adj.in_arc as usize];
+            let removed = arc.kind.revise(other, var, &mut self.store, &mut self.stats.checks);
+            self.stats.pruned += u64::from(removed);
+            if self.store.size(other) == 0 {
+                return false;
+            }
+        }
+        for watch in network.watches.row(var.index()) {
+            let p = watch.prop as usize;
+            let wake = self.props[p].wake();
+            let ok = (!wake.on_fixed() || self.run_propagator(p, Event::Fixed(watch.local as usize)))
+                && (!wake.on_change() || self.run_propagator(p, Event::Changed));
+            self.changes.clear();
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn run_propagator(&mut self, p: usize, event: Event) -> bool {
+        self.stats.propagations += 1;
+        let mut ctx = PropagationContext {
+            store: &mut self.store,
+            changed: &mut self.changes,
+            pruned: &mut self.stats.pruned,
+            assigned: &self.assigned,
+        };
+        self.props[p].propagate(&mut ctx, event).is_ok()
+    }
+
+    fn enqueue_arc(&mut self, arc: u32) {
+        if !self.arc_queued[arc as usize] {
+            self.arc_queued[arc as usize] = true;
+            self.arc_queue.push_back(arc);
+        }
+    }
+
+    fn enqueue_prop_change(&mut self, p: usize) {
+        if !self.prop_change_queued[p] {
+            self.prop_change_queued[p] = true;
+            self.prop_queue.push_back((p as u32, CHANGED));
+        }
+    }
+
+    /// Schedules what depends on `var`'s domain: arcs `(z -> var)` for unassigned
+    /// neighbours `z` other than `except`, and the propagators watching `var`.
+    fn announce_change(&mut self, network: &Network, var: VarId, except: Option<VarId>) {
+        for adj in network.adjacency.row(var.index()) {
+            if !self.assigned[adj.other.index()] && Some(adj.other) != except {
+                self.enqueue_arc(adj.in_arc);
+            }
+        }
+        let fixed = self.store.size(var) == 1;
+        for watch in network.watches.row(var.index()) {
+            let p = watch.prop as usize;
+            let wake = self.props[p].wake();
+            if fixed && wake.on_fixed() {
+                self.prop_queue.push_back((watch.prop, watch.local));
+            }
+            if wake.on_change() {
+                self.enqueue_prop_change(p);
+            }
+        }
+    }
+
+    /// AC-3 over the queued arcs, interleaved with the queued propagators, to a fixpoint.
+    fn fixpoint(&mut self, network: &Network) -> bool {
+        let ok = self.fixpoint_inner(network);
+        if !ok {
+            for arc in self.arc_queue.drain(..) {
+                self.arc_queued[arc as usize] = false;
+            }
+            for (p, _) in self.prop_queue.drain(..) {
+                self.prop_change_queued[p as usize] = false;
+            }
+            self.changes.clear();
+        }
+        ok
+    }
+
+    fn fixpoint_inner(&mut self, network: &Network) -> bool {
+        loop {
+            if let Some(a) = self.arc_queue.pop_front() {
+                self.arc_queued[a as usize] = false;
+                let arc = &network.arcs[a as usize];
+                if self.assigned[arc.x.index()] {
+                    continue;
+                }
+                self.stats.revisions += 1;
+                let removed = arc.kind.revise(arc.x, arc.y, &mut self.store, &mut self.stats.checks);
+                if removed > 0 {
+                    self.stats.pruned += u64::from(removed);
+                    if self.store.size(arc.x) == 0 {
+                        return false;
+                    }
+                    self.announce_change(network, arc.x, Some(arc.y));
+                }
+            } else if let Some((p, local)) = self.prop_queue.pop_front() {
+                let event = if local == CHANGED {
+                    self.prop_change_queued[p as usize] = false;
+                    Event::Changed
+                } else {
+                    Event::Fixed(local as usize)
+                };
+                if !self.run_propagator(p as usize, event) {
+                    return false;
+                }
+                while let Some(var) = self.changes.pop() {
+                    self.announce_change(network, var, None);
+                }
+            } else {
+                return true;
+            }
+        }
+    }
+
+    /// Propagators whose pruning may be incomplete get the last word on a full assignment.
+    fn complete_assignment_holds(&mut self) -> bool {
+        if !self.final_check {
+            return true;
+        }
+        let mut values = std::mem::take(&mut self.check_values);
+        let mut holds = true;
+        for p in self.props.iter().filter(|p| !p.prunes_exactly()) {
+            values.clear();
+            values.extend(p.variables().iter().map(|v| self.value[v.index()]));
+            if !p.check(&values) {
+                holds = false;
+                break;
+            }
+        }
+        self.check_values = values;
+        holds
+    }
+}
+
+/// Lazy enumeration of solutions; see [`Solver::solutions`].
+pub struct Solutions<'s, 'm> {
+    solver: &'s mut Solver<'m>,
+    stopped: Option<LimitKind>,
+}
+
+impl Solutions<'_, '_> {
+    /// The limit that ended the enumeration, if one did.
+    pub fn limit(&self) -> Option<LimitKind> {
+        self.stopped
+    }
+}
+
+impl Iterator for Solutions<'_, '_> {
+    type Item = Vec<i32>;
+
+    fn next(&mut self) -> Option<Vec<i32>> {
+        if self.stopped.is_some() {
+            return None;
+        }
+        if let Some(cap) = self.solver.config.limits.solutions {
+            if self.solver.stats.solutions >= cap {
+                self.stopped = Some(LimitKind::Solutions);
+                return None;
+            }
+        }
+        match self.solver.advance() {
+            Step::Solution => Some(self.solver.value.clone()),
+            Step::Exhausted => None,
+            Step::Limit(kind) => {
+                self.stopped = Some(kind);
+                None
+            }
+        }
+    }
+}

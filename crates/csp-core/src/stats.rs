@@ -1,0 +1,146 @@
+//! Search statistics and outcomes.
+
+use std::fmt;
+use std::time::Duration;
+
+use serde::{Serialize, Serializer};
+
+/// What a search did. Identical on every run of the same model, strategy and seed,
+/// except `elapsed`.
+///
+/// Definitions (the contract users compare with textbook figures):
+/// - `nodes`: assignments `var = value` made by search (AIMA's `nassigns`); givens
+///   and the root are not nodes.
+/// - `backtracks`: nodes whose subtree was exhausted without the search stopping.
+/// - `checks`: tests of a value against a constraint: pair tests of binary relations
+///   (consistency tests, legal-value counts, supports examined by revisions) and
+///   `is_consistent` calls of n-ary constraints.
+/// - `pruned`: values removed from domains by inference (not by assignments).
+/// - `revisions`: calls of the arc revision of AC-3 (forward checking revises too).
+/// - `propagations`: runs of n-ary propagators.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// Assignments made by search.
+    pub nodes: u64,
+    /// Nodes whose subtree was exhausted.
+    pub backtracks: u64,
+    /// Constraint checks.
+    pub checks: u64,
+    /// Values removed by inference.
+    pub pruned: u64,
+    /// Arc revisions.
+    pub revisions: u64,
+    /// Propagator runs.
+    pub propagations: u64,
+    /// Deepest search level reached (number of search assignments on the path).
+    pub max_depth: u64,
+    /// Solutions found.
+    pub solutions: u64,
+    /// Restarts made.
+    pub restarts: u64,
+    /// Wall-clock time, serialised as `elapsed_ms` (milliseconds, fractional).
+    #[serde(rename = "elapsed_ms", serialize_with = "as_millis")]
+    pub elapsed: Duration,
+}
+
+fn as_millis<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64() * 1000.0)
+}
+
+impl Stats {
+    /// Adds another run's figures to these (for totals over many puzzles).
+    pub fn accumulate(&mut self, other: &Stats) {
+        self.nodes += other.nodes;
+        self.backtracks += other.backtracks;
+        self.checks += other.checks;
+        self.pruned += other.pruned;
+        self.revisions += other.revisions;
+        self.propagations += other.propagations;
+        self.max_depth = self.max_depth.max(other.max_depth);
+        self.solutions += other.solutions;
+        self.restarts += other.restarts;
+        self.elapsed += other.elapsed;
+    }
+}
+
+impl fmt::Display for Stats {
+    /// `name=value` lines, one per figure.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "nodes={}", self.nodes)?;
+        writeln!(f, "backtracks={}", self.backtracks)?;
+        writeln!(f, "checks={}", self.checks)?;
+        writeln!(f, "pruned={}", self.pruned)?;
+        writeln!(f, "revisions={}", self.revisions)?;
+        writeln!(f, "propagations={}", self.propagations)?;
+        writeln!(f, "max_depth={}", self.max_depth)?;
+        writeln!(f, "solutions={}", self.solutions)?;
+        writeln!(f, "restarts={}", self.restarts)?;
+        write!(f, "elapsed_ms={:.3}", self.elapsed.as_secs_f64() * 1000.0)
+    }
+}
+
+/// Which limit ended a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LimitKind {
+    /// The node limit.
+    Nodes,
+    /// The time limit.
+    Time,
+    /// The solution limit.
+    Solutions,
+    /// The cancel flag.
+    Cancelled,
+}
+
+impl fmt::Display for LimitKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LimitKind::Nodes => "node limit reached",
+            LimitKind::Time => "time limit reached",
+            LimitKind::Solutions => "solution limit reached",
+            LimitKind::Cancelled => "cancelled",
+        })
+    }
+}
+
+/// The result of looking for one solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A solution: one value per variable, in index order.
+    Solved(Vec<i32>),
+    /// The search space is exhausted: no (further) solution exists.
+    Unsatisfiable,
+    /// A limit stopped the search before it could decide.
+    Limit(LimitKind),
+}
+
+impl Outcome {
+    /// The solution, if one was found.
+    pub fn solution(&self) -> Option<&[i32]> {
+        match self {
+            Outcome::Solved(values) => Some(values),
+            _ => None,
+        }
+    }
+
+    /// `solved`, `unsatisfiable` or `limit`.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Outcome::Solved(_) => "solved",
+            Outcome::Unsatisfiable => "unsatisfiable",
+            Outcome::Limit(_) => "limit",
+        }
+    }
+}
+
+/// The result of counting solutions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Count {
+    /// Solutions found.
+    pub solutions: u64,
+    /// Whether that is all of them (`false` when a limit or the cap stopped the count).
+    pub complete: bool,
+    /// The limit that stopped the count, if any.
+    pub limit: Option<LimitKind>,
+}

@@ -1,0 +1,325 @@
+//! The search-time domain store: every variable's current domain as a slice of
+//! one flat bitset, with a trail that undoes changes on backtracking.
+//!
+//! All domains live in one `Vec<u64>` so that a search never allocates per node:
+//! a change overwrites words in place and records the old word on the trail.
+
+use crate::model::VarId;
+
+/// One undo record: the old content of a word and the old size of its variable.
+#[derive(Clone, Copy, Debug)]
+struct TrailEntry {
+    word: u32,
+    var: u32,
+    old_bits: u64,
+    old_size: u32,
+}
+
+/// Current domains of all variables, restorable to any earlier mark.
+#[derive(Clone, Debug)]
+pub(crate) struct Store {
+    words: Vec<u64>,
+    /// `word_start[v]..word_start[v + 1]` are the words of variable `v`.
+    word_start: Vec<u32>,
+    /// The value that bit 0 of a variable's first word stands for.
+    base: Vec<i32>,
+    size: Vec<u32>,
+    trail: Vec<TrailEntry>,
+}
+
+/// A position on the trail; [`Store::undo_to`] restores the domains as they were.
+pub(crate) type Mark = usize;
+
+impl Store {
+    /// Builds a store from each variable's `(base, bit words)`.
+    pub(crate) fn new<'a>(domains: impl Iterator<Item = (i32, &'a [u64])>) -> Self {
+        let mut store = Store {
+            words: Vec::new(),
+            word_start: vec![0],
+            base: Vec::new(),
+            size: Vec::new(),
+            trail: Vec::with_capacity(1024),
+        };
+        for (base, bits) in domains {
+            store.words.extend_from_slice(bits);
+            store.word_start.push(store.words.len() as u32);
+            store.base.push(base);
+            store.size.push(bits.iter().map(|w| w.count_ones()).sum());
+        }
+        store
+    }
+
+    #[inline]
+    pub(crate) fn size(&self, var: VarId) -> u32 {
+        self.size[var.index()]
+    }
+
+    #[inline]
+    pub(crate) fn base(&self, var: VarId) -> i32 {
+        self.base[var.index()]
+    }
+
+    /// The bit words of a variable's domain (bit `i` of the whole slice = value `base + i`).
+    #[inline]
+    pub(crate) fn bits(&self, var: VarId) -> &[u64] {
+        let v = var.index();
+        &self.words[self.word_start[v] as usize..self.word_start[v + 1] as usize]
+    }
+
+    /// The bit index of `value` in `var`'s domain, if it lies inside the domain's range.
+    #[inline]
+    fn bit_of(&self, var: VarId, value: i32) -> Option<usize> {
+        let offset = i64::from(value) - i64::from(self.base(var));
+        let v = var.index();
+        let width = (self.word_start[v + 1] - self.word_start[v]) as i64 * 64;
+        (0..width).contains(&offset).then_some(offset as usize)
+    }
+
+    #[inline]
+    pub(crate) fn contains(&self, var: VarId, value: i32) -> bool {
+        match self.bit_of(var, value) {
+            Some(bit) => {
+                let word = self.word_start[var.index()] as usize + bit / 64;
+                self.words[word] >> (bit % 64) & 1 == 1
+            }
+            None => false,
+        }
+    }
+
+    /// The smallest value, or `None` for an empty domain.
+    pub(crate) fn min(&self, var: VarId) -> Option<i32> {
+        let base = self.base(var);
+        self.bits(var)
+            .iter()
+            .enumerate()
+            .find(|(_, w)| **w != 0)
+            .map(|(i, w)| base + (i * 64) as i32 + w.trailing_zeros() as i32)
+    }
+
+    /// The largest value, or `None` for an empty domain.
+    pub(crate) fn max(&self, var: VarId) -> Option<i32> {
+        let base = self.base(var);
+        self.bits(var)
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, w)| **w != 0)
+            .map(|(i, w)| base + (i * 64) as i32 + 63 - w.leading_zeros() as i32)
+    }
+
+    /// The smallest value strictly greater than `after` (or the smallest value when `None`).
+    pub(crate) fn next_value(&self, var: VarId, after: Option<i32>) -> Option<i32> {
+        let base = self.base(var);
+        let bits = self.bits(var);
+        let start = match after {
+            None => 0usize,
+            Some(a) => {
+                let offset = i64::from(a) - i64::from(base) + 1;
+                if offset < 0 {
+                    0
+                } else {
+                    offset as usize
+                }
+            }
+        };
+        let mut word_index = start / 64;
+        if word_index >= bits.len() {
+            return None;
+        }
+        let mut word = bits[word_index] & (!0u64 << (start % 64));
+        loop {
+            if word != 0 {
+                return Some(base + (word_index * 64) as i32 + word.trailing_zeros() as i32);
+            }
+            word_index += 1;
+            if word_index == bits.len() {
+                return None;
+            }
+            word = bits[word_index];
+        }
+    }
+
+    /// Iterates a domain's values in increasing order.
+    pub(crate) fn values(&self, var: VarId) -> Values<'_> {
+        let bits = self.bits(var);
+        Values {
+            bits,
+            base: self.base(var),
+            word_index: 0,
+            word: bits.first().copied().unwrap_or(0),
+        }
+    }
+
+    #[inline]
+    fn set_word(&mut self, var: VarId, word: usize, bits: u64) {
+        let old_bits = self.words[word];
+        debug_assert_ne!(old_bits, bits);
+        let v = var.index();
+        self.trail.push(TrailEntry {
+            word: word as u32,
+            var: v as u32,
+            old_bits,
+            old_size: self.size[v],
+        });
+        self.words[word] = bits;
+        self.size[v] = self.size[v] + bits.count_ones() - old_bits.count_ones();
+    }
+
+    /// Removes `value`; returns whether the domain changed.
+    #[inline]
+    pub(crate) fn remove(&mut self, var: VarId, value: i32) -> bool {
+        let Some(bit) = self.bit_of(var, value) else {
+            return false;
+        };
+        let word = self.word_start[var.index()] as usize + bit / 64;
+        let old = self.words[word];
+        let new = old & !(1u64 << (bit % 64));
+        if new == old {
+            return false;
+        }
+        self.set_word(var, word, new);
+        true
+    }
+
+    /// Keeps only the values whose bits are set in `mask` (same layout as [`Store::bits`]).
+    /// Returns the number of values removed.
+    pub(crate) fn retain_bits(&mut self, var: VarId, mask: &[u64]) -> u32 {
+        let start = self.word_start[var.index()] as usize;
+        let end = self.word_start[var.index() + 1] as usize;
+        let mut removed = 0;
+        for (i, word) in (start..end).enumerate() {
+            let old = self.words[word];
+            let new = old & mask.get(i).copied().unwrap_or(0);
+            if new != old {
+                removed += (old ^ new).count_ones();
+                self.set_word(var, word, new);
+            }
+        }
+        removed
+    }
+
+    /// Keeps only values inside `lo..=hi`; returns the number of values removed.
+    pub(crate) fn retain_range(&mut self, var: VarId, lo: i64, hi: i64) -> u32 {
+        let base = i64::from(self.base(var));
+        let start = self.word_start[var.index()] as usize;
+        let end = self.word_start[var.index() + 1] as usize;
+        let mut removed = 0;
+        for (i, word) in (start..end).enumerate() {
+            let first = base + (i as i64) * 64;
+            let mut mask = !0u64;
+            if lo > first {
+                let shift = lo - first;
+                mask = if shift >= 64 { 0 } else { mask << shift };
+            }
+            if hi < first + 63 {
+                let keep = hi - first + 1;
+                mask &= if keep <= 0 {
+                    0
+                } else if keep >= 64 {
+                    !0
+                } else {
+                    (1u64 << keep) - 1
+                };
+            }
+            let old = self.words[word];
+            let new = old & mask;
+            if new != old {
+                removed += (old ^ new).count_ones();
+                self.set_word(var, word, new);
+            }
+        }
+        removed
+    }
+
+    /// Reduces the domain to `{value}` (empty if `value` is not in it).
+    /// Returns the number of values removed.
+    pub(crate) fn fix(&mut self, var: VarId, value: i32) -> u32 {
+        let v = i64::from(value);
+        self.retain_range(var, v, v)
+    }
+
+    #[inline]
+    pub(crate) fn mark(&self) -> Mark {
+        self.trail.len()
+    }
+
+    /// Restores every domain as it was at `mark`.
+    pub(crate) fn undo_to(&mut self, mark: Mark) {
+        while self.trail.len() > mark {
+            let entry = self.trail.pop().expect("trail longer than mark");
+            self.words[entry.word as usize] = entry.old_bits;
+            self.size[entry.var as usize] = entry.old_size;
+        }
+    }
+}
+
+
+/// Ascending iterator over one domain's values.
+pub struct Values<'a> {
+    bits: &'a [u64],
+    base: i32,
+    word_index: usize,
+    word: u64,
+}
+
+impl Iterator for Values<'_> {
+    type Item = i32;
+
+    #[inline]
+    fn next(&mut self) -> Option<i32> {
+        loop {
+            if self.word != 0 {
+                let bit = self.word.trailing_zeros();
+                self.word &= self.word - 1;
+                return Some(self.base + (self.word_index * 64) as i32 + bit as i32);
+            }
+            self.word_index += 1;
+            if self.word_index >= self.bits.len() {
+                return None;
+            }
+            self.word = self.bits[self.word_index];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store_with(base: i32, bits: &[u64]) -> Store {
+        Store::new(std::iter::once((base, bits)))
+    }
+
+    #[test]
+    fn remove_fix_and_undo_restore_domain_and_size() {
+        let v = VarId(0);
+        let mut store = store_with(-3, &[!0, 0b1011]);
+        assert_eq!(store.size(v), 67);
+        let mark = store.mark();
+        assert!(store.remove(v, -3));
+        assert!(!store.remove(v, -3));
+        assert!(!store.remove(v, 1000));
+        assert_eq!(store.min(v), Some(-2));
+        assert_eq!(store.max(v), Some(-3 + 64 + 3));
+        assert_eq!(store.fix(v, 10), 65);
+        assert_eq!(store.values(v).collect::<Vec<_>>(), vec![10]);
+        store.undo_to(mark);
+        assert_eq!(store.size(v), 67);
+        assert!(store.contains(v, -3));
+    }
+
+    #[test]
+    fn next_value_and_ranges_cross_word_boundaries() {
+        let v = VarId(0);
+        let mut store = store_with(0, &[1 << 63, 1 | 1 << 5]);
+        assert_eq!(store.next_value(v, None), Some(63));
+        assert_eq!(store.next_value(v, Some(63)), Some(64));
+        assert_eq!(store.next_value(v, Some(64)), Some(69));
+        assert_eq!(store.next_value(v, Some(69)), None);
+        assert_eq!(store.retain_range(v, 64, 100), 1);
+        assert_eq!(store.values(v).collect::<Vec<_>>(), vec![64, 69]);
+        assert_eq!(store.retain_range(v, 0, 63), 2);
+        assert_eq!(store.size(v), 0);
+        assert_eq!(store.min(v), None);
+    }
+}
