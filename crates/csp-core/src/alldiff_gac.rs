@@ -1,30 +1,415 @@
 //! All-different reasoning on general domains (any width, with view offsets):
 //! hidden singles by counting, and generalised arc consistency by matching.
+//!
+//! GAC follows Régin (1994). Find a matching of the bipartite graph "variable — view
+//! value" that covers every variable (none: the constraint fails). Orient the graph
+//! against the matching: a variable points to each value of its view except its own,
+//! a matched value points to its variable. An edge outside the matching belongs to
+//! some maximum matching exactly when it lies on an alternating cycle (both ends in
+//! one strongly connected component) or leads to a value from which a free (unmatched)
+//! value can be reached. Every other edge is removed.
+//!
+//! Two implementations of the same algorithm:
+//! - [`filter_word`], bit-parallel, when all views fit in one 64-value window and every
+//!   domain is one word (Sudoku units up to 64x64, n-queens diagonals up to n = 32).
+//!   Everything lives in fixed arrays on the stack.
+//! - [`Scratch::filter`] for everything else: view values are mapped to dense indices,
+//!   and every buffer lives in a thread-local [`Scratch`] that is cleared and reused, so
+//!   a call allocates nothing once the buffers have grown.
+//!
+//! The matching is computed from scratch on every call (greedy, singletons first, then
+//! augmenting paths): the propagator keeps no state between calls, so backtracking
+//! cannot leave a stale matching behind.
+
+use std::cell::RefCell;
 
 use crate::model::VarId;
 use crate::propagator::{Conflict, PropagationContext};
+
+/// "No variable" / "no value" in the dense tables.
+const NONE: u32 = u32::MAX;
 
 /// Hidden singles under the pigeonhole condition, for any domains: when the views
 /// cover exactly as many values as there are variables, a value held by one view
 /// only must be taken by it.
 pub(crate) fn hidden_singles_general(vars: &[VarId], offsets: &[i32], ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
-    let mut views: Vec<i64> = Vec::new();
-    for (&v, &o) in vars.iter().zip(offsets) {
-        views.extend(ctx.values(v).map(|a| i64::from(a) + i64::from(o)));
-    }
-    views.sort_unstable();
-    let mut distinct = views.clone();
-    distinct.dedup();
-    if distinct.len() < vars.len() {
-        return Err(Conflict);
-    }
-    if distinct.len() > vars.len() {
+    with_scratch(|scratch| scratch.hidden_singles(vars, offsets, ctx))
+}
+
+/// Generalised arc consistency for all-different over the views `vars[i] + offsets[i]`:
+/// removes every value that belongs to no solution of the constraint on its own, and
+/// reports [`Conflict`] when no solution is left.
+pub(crate) fn filter(vars: &[VarId], offsets: &[i32], ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+    if vars.is_empty() {
         return Ok(());
     }
-    for view in distinct {
-        let first = views.partition_point(|&x| x < view);
-        let last = views.partition_point(|&x| x <= view);
-        if last - first == 1 {
+    match word_window(vars, offsets, ctx) {
+        Window::Fits(lo) => filter_word(vars, offsets, lo, ctx),
+        Window::Empty => Err(Conflict),
+        Window::TooWide => with_scratch(|scratch| scratch.filter(vars, offsets, ctx)),
+    }
+}
+
+/// Whether the bit-parallel path applies.
+enum Window {
+    /// Every domain is one word and every view value lies in `lo..lo + 64`.
+    Fits(i64),
+    /// Some domain is empty.
+    Empty,
+    /// The general path is needed.
+    TooWide,
+}
+
+/// The smallest view value, if every domain is a single word and all the view values
+/// lie within 64 consecutive integers.
+#[inline]
+fn word_window(vars: &[VarId], offsets: &[i32], ctx: &PropagationContext<'_>) -> Window {
+    let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+    for (&var, &offset) in vars.iter().zip(offsets) {
+        let &[word] = ctx.bits(var) else {
+            return Window::TooWide;
+        };
+        if word == 0 {
+            return Window::Empty;
+        }
+        let start = i64::from(ctx.base(var)) + i64::from(offset);
+        lo = lo.min(start + i64::from(word.trailing_zeros()));
+        hi = hi.max(start + 63 - i64::from(word.leading_zeros()));
+    }
+    if hi - lo < 64 { Window::Fits(lo) } else { Window::TooWide }
+}
+
+/// Shifts a domain word into the view window (`shift` = first value of the word's
+/// view minus the window's first value, in `-63..=63` for any set bit to survive).
+#[inline]
+fn to_window(word: u64, shift: i64) -> u64 {
+    if shift >= 0 { word << shift } else { word >> -shift }
+}
+
+/// The inverse of [`to_window`].
+#[inline]
+fn from_window(mask: u64, shift: i64) -> u64 {
+    if shift >= 0 { mask >> shift } else { mask << -shift }
+}
+
+/// Régin's GAC when every domain is one word and every view value lies in
+/// `lo..lo + 64`: variables and values are bits of `u64` masks. Allocation-free.
+fn filter_word(vars: &[VarId], offsets: &[i32], lo: i64, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+    let n = vars.len();
+    if n > 64 {
+        // More variables than the 64 values of the window.
+        return Err(Conflict);
+    }
+    // dom[i]: the view values of variable i, bit k standing for lo + k.
+    let mut dom = [0u64; 64];
+    let mut union = 0u64;
+    for (i, (&var, &offset)) in vars.iter().zip(offsets).enumerate() {
+        let shift = i64::from(ctx.base(var)) + i64::from(offset) - lo;
+        dom[i] = to_window(ctx.bits(var)[0], shift);
+        union |= dom[i];
+    }
+    if (union.count_ones() as usize) < n {
+        return Err(Conflict);
+    }
+    let all_vars = if n == 64 { !0 } else { (1u64 << n) - 1 };
+
+    // Maximum matching: greedy (single values first), then augmenting paths.
+    let mut var_val = [0u8; 64];
+    let mut val_var = [0u8; 64];
+    let mut used = 0u64;
+    let mut unmatched = 0u64;
+    for singles in [true, false] {
+        for i in 0..n {
+            if (dom[i].count_ones() == 1) != singles {
+                continue;
+            }
+            let free = dom[i] & !used;
+            if free == 0 {
+                unmatched |= 1 << i;
+                continue;
+            }
+            let b = free.trailing_zeros() as usize;
+            var_val[i] = b as u8;
+            val_var[b] = i as u8;
+            used |= 1 << b;
+        }
+    }
+    while unmatched != 0 {
+        let root = unmatched.trailing_zeros() as usize;
+        unmatched &= unmatched - 1;
+        if !augment_word(root, &dom, &mut var_val, &mut val_var, &mut used) {
+            return Err(Conflict);
+        }
+    }
+
+    // holders[b]: the variables whose view can take value b.
+    let mut holders = [0u64; 64];
+    for (i, &d) in dom.iter().enumerate().take(n) {
+        let mut d = d;
+        while d != 0 {
+            holders[d.trailing_zeros() as usize] |= 1 << i;
+            d &= d - 1;
+        }
+    }
+
+    // Variables whose matched value reaches a free value along an alternating path:
+    // first those holding a free value, then backwards through matched values.
+    let free_vals = union & !used;
+    let mut reached = 0u64;
+    let mut f = free_vals;
+    while f != 0 {
+        reached |= holders[f.trailing_zeros() as usize];
+        f &= f - 1;
+    }
+    let mut pending = reached;
+    while pending != 0 {
+        let x = pending.trailing_zeros() as usize;
+        pending &= pending - 1;
+        let new = holders[var_val[x] as usize] & !reached;
+        reached |= new;
+        pending |= new;
+    }
+    if reached == all_vars {
+        return Ok(()); // every value of every view reaches a free value: nothing to remove
+    }
+    let mut reach_vals = free_vals;
+    let mut r = reached;
+    while r != 0 {
+        reach_vals |= 1 << var_val[r.trailing_zeros() as usize];
+        r &= r - 1;
+    }
+
+    // Strongly connected components among the other variables. An SCC never mixes
+    // reached and unreached variables, so the induced subgraph suffices. The graph is
+    // taken reversed (x -> y when y's matched value is in x's view becomes y -> x),
+    // which has the same components and whose edges are a mask lookup.
+    let rest = all_vars & !reached;
+    let mut preds = [0u64; 64];
+    let mut r = rest;
+    while r != 0 {
+        let y = r.trailing_zeros() as usize;
+        r &= r - 1;
+        preds[y] = holders[var_val[y] as usize] & rest & !(1 << y);
+    }
+    let mut scc_vals = [0u64; 64];
+    tarjan_word(rest, &preds, &var_val, &mut scc_vals);
+
+    // Keep the matched value, values reaching a free value, and values matched inside
+    // the variable's own component.
+    for (i, (&var, &offset)) in vars.iter().zip(offsets).enumerate() {
+        let allowed = reach_vals | if rest >> i & 1 == 1 { scc_vals[i] } else { 1 << var_val[i] };
+        let kept = dom[i] & allowed;
+        if kept != dom[i] {
+            let shift = i64::from(ctx.base(var)) + i64::from(offset) - lo;
+            ctx.retain_bits(var, &[from_window(kept, shift)])?;
+        }
+    }
+    Ok(())
+}
+
+/// Extends the matching to the unmatched variable `root` by a breadth-first search for
+/// an augmenting path. Returns `false` if there is none.
+fn augment_word(root: usize, dom: &[u64; 64], var_val: &mut [u8; 64], val_var: &mut [u8; 64], used: &mut u64) -> bool {
+    // parent[b]: the variable from which value b was reached.
+    let mut parent = [0u8; 64];
+    // Each variable enters the queue at most once (through its matched value).
+    let mut queue = [0u8; 64];
+    let (mut head, mut tail) = (0usize, 1usize);
+    queue[0] = root as u8;
+    let mut seen = 0u64;
+    while head < tail {
+        let u = queue[head] as usize;
+        head += 1;
+        let candidates = dom[u] & !seen;
+        let free = candidates & !*used;
+        if free != 0 {
+            let first = free.trailing_zeros() as usize;
+            *used |= 1 << first;
+            let (mut x, mut b) = (u, first);
+            loop {
+                let previous = var_val[x] as usize;
+                var_val[x] = b as u8;
+                val_var[b] = x as u8;
+                if x == root {
+                    return true;
+                }
+                b = previous;
+                x = parent[b] as usize;
+            }
+        }
+        seen |= candidates;
+        let mut c = candidates;
+        while c != 0 {
+            let b = c.trailing_zeros() as usize;
+            c &= c - 1;
+            parent[b] = u as u8;
+            queue[tail] = val_var[b];
+            tail += 1;
+        }
+    }
+    false
+}
+
+/// Tarjan's algorithm, iterative, on the variables in `nodes` with successor masks
+/// `succ`. For each variable, `scc_vals` receives the matched values of its component.
+fn tarjan_word(nodes: u64, succ: &[u64; 64], var_val: &[u8; 64], scc_vals: &mut [u64; 64]) {
+    // index 0 = not visited yet; at most 64 nodes, so indices fit in u8.
+    let mut index = [0u8; 64];
+    let mut low = [0u8; 64];
+    let mut counter = 0u8;
+    let mut on_stack = 0u64;
+    let mut stack = [0u8; 64];
+    let mut sp = 0usize;
+    let mut call_node = [0u8; 64];
+    let mut call_rest = [0u64; 64];
+    let mut roots = nodes;
+    while roots != 0 {
+        let root = roots.trailing_zeros() as usize;
+        roots &= roots - 1;
+        if index[root] != 0 {
+            continue;
+        }
+        counter += 1;
+        index[root] = counter;
+        low[root] = counter;
+        stack[sp] = root as u8;
+        sp += 1;
+        on_stack |= 1 << root;
+        call_node[0] = root as u8;
+        call_rest[0] = succ[root];
+        let mut depth = 1usize;
+        while depth > 0 {
+            let v = call_node[depth - 1] as usize;
+            let rest = call_rest[depth - 1];
+            if rest != 0 {
+                let w = rest.trailing_zeros() as usize;
+                call_rest[depth - 1] = rest & (rest - 1);
+                if index[w] == 0 {
+                    counter += 1;
+                    index[w] = counter;
+                    low[w] = counter;
+                    stack[sp] = w as u8;
+                    sp += 1;
+                    on_stack |= 1 << w;
+                    call_node[depth] = w as u8;
+                    call_rest[depth] = succ[w];
+                    depth += 1;
+                } else if on_stack >> w & 1 == 1 {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            depth -= 1;
+            if low[v] == index[v] {
+                let mut members = 0u64;
+                let mut vals = 0u64;
+                loop {
+                    sp -= 1;
+                    let w = stack[sp] as usize;
+                    members |= 1 << w;
+                    vals |= 1 << var_val[w];
+                    if w == v {
+                        break;
+                    }
+                }
+                on_stack &= !members;
+                while members != 0 {
+                    scc_vals[members.trailing_zeros() as usize] = vals;
+                    members &= members - 1;
+                }
+            }
+            if depth > 0 {
+                let parent = call_node[depth - 1] as usize;
+                low[parent] = low[parent].min(low[v]);
+            }
+        }
+    }
+}
+
+thread_local! {
+    /// Buffers of the general path, reused from call to call on each thread.
+    static SCRATCH: RefCell<Scratch> = const { RefCell::new(Scratch::new()) };
+}
+
+/// Runs `f` with this thread's scratch buffers (or fresh ones if they are in use).
+fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => f(&mut scratch),
+        Err(_) => f(&mut Scratch::new()),
+    })
+}
+
+/// The buffers of the general path. Variables are `0..n` (positions in the
+/// constraint), values are dense indices `0..m` into `values`.
+struct Scratch {
+    /// The view value of every edge, variable after variable.
+    views: Vec<i64>,
+    /// The edges of variable `x` are `var_start[x]..var_start[x + 1]`.
+    var_start: Vec<u32>,
+    /// The dense value index of every edge.
+    edge_val: Vec<u32>,
+    /// The distinct view values in increasing order (dense index -> view value).
+    values: Vec<i64>,
+    /// `view - lo` -> dense index, when the views span a small range.
+    dense: Vec<u32>,
+    var_val: Vec<u32>,
+    val_var: Vec<u32>,
+    /// Per value: the augmentation in which it was last reached.
+    seen: Vec<u32>,
+    /// Per value: the variable from which it was reached.
+    parent: Vec<u32>,
+    queue: Vec<u32>,
+    /// Tarjan: visit order (0 = not visited), low links, component ids.
+    index: Vec<u32>,
+    low: Vec<u32>,
+    comp: Vec<u32>,
+    on_stack: Vec<bool>,
+    stack: Vec<u32>,
+    /// Tarjan's explicit call stack: (node, position in its successor list).
+    call: Vec<(u32, u32)>,
+}
+
+impl Scratch {
+    const fn new() -> Scratch {
+        Scratch {
+            views: Vec::new(),
+            var_start: Vec::new(),
+            edge_val: Vec::new(),
+            values: Vec::new(),
+            dense: Vec::new(),
+            var_val: Vec::new(),
+            val_var: Vec::new(),
+            seen: Vec::new(),
+            parent: Vec::new(),
+            queue: Vec::new(),
+            index: Vec::new(),
+            low: Vec::new(),
+            comp: Vec::new(),
+            on_stack: Vec::new(),
+            stack: Vec::new(),
+            call: Vec::new(),
+        }
+    }
+
+    /// See [`hidden_singles_general`].
+    fn hidden_singles(&mut self, vars: &[VarId], offsets: &[i32], ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        let views = &mut self.views;
+        views.clear();
+        for (&v, &o) in vars.iter().zip(offsets) {
+            views.extend(ctx.values(v).map(|a| i64::from(a) + i64::from(o)));
+        }
+        views.sort_unstable();
+        let distinct = views.chunk_by(|a, b| a == b).count();
+        if distinct < vars.len() {
+            return Err(Conflict);
+        }
+        if distinct > vars.len() {
+            return Ok(());
+        }
+        let unique = &mut self.values;
+        unique.clear();
+        unique.extend(views.chunk_by(|a, b| a == b).filter(|c| c.len() == 1).map(|c| c[0]));
+        for &view in unique.iter() {
             for (&v, &o) in vars.iter().zip(offsets) {
                 if let Ok(value) = i32::try_from(view - i64::from(o)) {
                     if ctx.contains(v, value) {
@@ -34,12 +419,272 @@ pub(crate) fn hidden_singles_general(vars: &[VarId], offsets: &[i32], ctx: &mut 
                 }
             }
         }
+        Ok(())
     }
-    Ok(())
-}
 
-/// Generalised arc consistency (placeholder until the matching-based filter lands):
-/// hidden singles.
-pub(crate) fn filter(vars: &[VarId], offsets: &[i32], ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
-    hidden_singles_general(vars, offsets, ctx)
+    /// Régin's GAC over dense value indices; see the module documentation.
+    fn filter(&mut self, vars: &[VarId], offsets: &[i32], ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        let n = vars.len();
+        if !self.build_graph(vars, offsets, ctx) {
+            return Err(Conflict);
+        }
+        let m = self.values.len();
+        if m < n {
+            return Err(Conflict);
+        }
+        if !self.match_all(n, m) {
+            return Err(Conflict);
+        }
+        self.components(n, m > n);
+
+        let Scratch {
+            views,
+            var_start,
+            edge_val,
+            var_val,
+            val_var,
+            comp,
+            ..
+        } = self;
+        for x in 0..n {
+            let own = var_val[x];
+            for e in var_start[x] as usize..var_start[x + 1] as usize {
+                let b = edge_val[e];
+                if b == own {
+                    continue;
+                }
+                let y = val_var[b as usize];
+                // y == NONE: a free value, always part of some maximum matching.
+                if y != NONE && comp[x] != comp[y as usize] {
+                    // The value came from the domain, so it fits an i32.
+                    let value = (views[e] - i64::from(offsets[x])) as i32;
+                    ctx.remove(vars[x], value)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Collects the edges and maps view values to dense indices. `false` if a domain is empty.
+    fn build_graph(&mut self, vars: &[VarId], offsets: &[i32], ctx: &PropagationContext<'_>) -> bool {
+        self.views.clear();
+        self.var_start.clear();
+        self.var_start.push(0);
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for (&v, &o) in vars.iter().zip(offsets) {
+            let (Some(min), Some(max)) = (ctx.min(v), ctx.max(v)) else {
+                return false;
+            };
+            lo = lo.min(i64::from(min) + i64::from(o));
+            hi = hi.max(i64::from(max) + i64::from(o));
+            self.views.extend(ctx.values(v).map(|a| i64::from(a) + i64::from(o)));
+            self.var_start.push(self.views.len() as u32);
+        }
+        self.values.clear();
+        self.edge_val.clear();
+        let span = (hi - lo + 1) as u64;
+        if span <= 4 * self.views.len() as u64 + 64 {
+            // A direct table over the span: mark, number in increasing order, look up.
+            self.dense.clear();
+            self.dense.resize(span as usize, NONE);
+            for &view in &self.views {
+                self.dense[(view - lo) as usize] = 0;
+            }
+            for (k, slot) in self.dense.iter_mut().enumerate() {
+                if *slot != NONE {
+                    *slot = self.values.len() as u32;
+                    self.values.push(lo + k as i64);
+                }
+            }
+            let dense = &self.dense;
+            self.edge_val.extend(self.views.iter().map(|&view| dense[(view - lo) as usize]));
+        } else {
+            // Sparse values: sort, deduplicate, binary search.
+            self.values.extend_from_slice(&self.views);
+            self.values.sort_unstable();
+            self.values.dedup();
+            let values = &self.values;
+            self.edge_val.extend(
+                self.views
+                    .iter()
+                    .map(|view| values.binary_search(view).expect("every view is listed") as u32),
+            );
+        }
+        true
+    }
+
+    /// A matching that covers every variable: greedy (variables with one value first),
+    /// then a breadth-first augmenting path for each variable left over.
+    fn match_all(&mut self, n: usize, m: usize) -> bool {
+        let Scratch {
+            var_start,
+            edge_val,
+            var_val,
+            val_var,
+            seen,
+            parent,
+            queue,
+            ..
+        } = self;
+        var_val.clear();
+        var_val.resize(n, NONE);
+        val_var.clear();
+        val_var.resize(m, NONE);
+        for singles in [true, false] {
+            for x in 0..n {
+                let edges = &edge_val[var_start[x] as usize..var_start[x + 1] as usize];
+                if (edges.len() == 1) != singles {
+                    continue;
+                }
+                if let Some(&b) = edges.iter().find(|&&b| val_var[b as usize] == NONE) {
+                    var_val[x] = b;
+                    val_var[b as usize] = x as u32;
+                }
+            }
+        }
+        seen.clear();
+        seen.resize(m, 0);
+        parent.clear();
+        parent.resize(m, NONE);
+        let mut stamp = 0u32;
+        for root in 0..n {
+            if var_val[root] != NONE {
+                continue;
+            }
+            stamp += 1;
+            queue.clear();
+            queue.push(root as u32);
+            let mut head = 0;
+            let mut end = None;
+            'search: while head < queue.len() {
+                let u = queue[head] as usize;
+                head += 1;
+                for &b in &edge_val[var_start[u] as usize..var_start[u + 1] as usize] {
+                    let b = b as usize;
+                    if seen[b] == stamp {
+                        continue;
+                    }
+                    seen[b] = stamp;
+                    parent[b] = u as u32;
+                    if val_var[b] == NONE {
+                        end = Some(b);
+                        break 'search;
+                    }
+                    queue.push(val_var[b]);
+                }
+            }
+            let Some(mut b) = end else {
+                return false;
+            };
+            loop {
+                let x = parent[b] as usize;
+                let previous = var_val[x];
+                var_val[x] = b as u32;
+                val_var[b] = x as u32;
+                if x == root {
+                    break;
+                }
+                b = previous as usize;
+            }
+        }
+        true
+    }
+
+    /// Tarjan's algorithm, iterative, on the residual graph over variables: `x -> y`
+    /// when `y`'s matched value is in `x`'s view. With free values, an extra node `T = n`
+    /// collects them: `x -> T` when `x`'s view holds a free value, and `T -> x` for every
+    /// `x`. Then an edge `(x, value of y)` belongs to some maximum matching exactly when
+    /// `x` and `y` share a component: an alternating cycle, or (through `T`) a path to a
+    /// free value.
+    fn components(&mut self, n: usize, has_free: bool) {
+        let Scratch {
+            var_start,
+            edge_val,
+            val_var,
+            index,
+            low,
+            comp,
+            on_stack,
+            stack,
+            call,
+            ..
+        } = self;
+        let t = n;
+        let nodes = n + usize::from(has_free);
+        index.clear();
+        index.resize(nodes, 0);
+        low.clear();
+        low.resize(nodes, 0);
+        comp.clear();
+        comp.resize(nodes, NONE);
+        on_stack.clear();
+        on_stack.resize(nodes, false);
+        stack.clear();
+        call.clear();
+        let mut counter = 0u32;
+        let mut components = 0u32;
+        // The next successor of `v` from position `*pos` of its list.
+        let next = |v: usize, pos: &mut u32| -> Option<usize> {
+            if v == t {
+                let w = *pos as usize;
+                *pos += 1;
+                return (w < n).then_some(w);
+            }
+            let (start, end) = (var_start[v] as usize, var_start[v + 1] as usize);
+            while start + (*pos as usize) < end {
+                let b = edge_val[start + *pos as usize] as usize;
+                *pos += 1;
+                let y = val_var[b];
+                if y == NONE {
+                    return Some(t);
+                }
+                if y as usize != v {
+                    return Some(y as usize);
+                }
+            }
+            None
+        };
+        for root in 0..nodes {
+            if index[root] != 0 {
+                continue;
+            }
+            counter += 1;
+            index[root] = counter;
+            low[root] = counter;
+            stack.push(root as u32);
+            on_stack[root] = true;
+            call.push((root as u32, 0));
+            while let Some(&mut (v, ref mut pos)) = call.last_mut() {
+                let v = v as usize;
+                if let Some(w) = next(v, pos) {
+                    if index[w] == 0 {
+                        counter += 1;
+                        index[w] = counter;
+                        low[w] = counter;
+                        stack.push(w as u32);
+                        on_stack[w] = true;
+                        call.push((w as u32, 0));
+                    } else if on_stack[w] {
+                        low[v] = low[v].min(index[w]);
+                    }
+                    continue;
+                }
+                call.pop();
+                if low[v] == index[v] {
+                    while let Some(w) = stack.pop() {
+                        on_stack[w as usize] = false;
+                        comp[w as usize] = components;
+                        if w as usize == v {
+                            break;
+                        }
+                    }
+                    components += 1;
+                }
+                if let Some(&(parent, _)) = call.last() {
+                    let parent = parent as usize;
+                    low[parent] = low[parent].min(low[v]);
+                }
+            }
+        }
+    }
 }

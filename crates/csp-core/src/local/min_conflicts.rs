@@ -1,0 +1,230 @@
+//! The min-conflicts algorithm with a seed, a step limit and restarts.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Serialize, Serializer};
+
+use super::ConflictModel;
+
+/// Settings of [`min_conflicts`].
+#[derive(Clone, Debug)]
+pub struct MinConflicts {
+    /// Steps (one variable re-valued per step) over all tries. Default: 1,000,000.
+    pub max_steps: u64,
+    /// Start again from a fresh initial assignment after this many steps without a
+    /// solution. Default: `None` (never).
+    pub restart_after: Option<u64>,
+    /// Seed of the ChaCha8 generator behind every random choice. Default: 0. The same
+    /// seed on the same model gives the same run.
+    pub seed: u64,
+    /// Stop after this much time. Default: none.
+    pub time: Option<Duration>,
+    /// Stop when another thread sets this flag. Default: none.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Default for MinConflicts {
+    fn default() -> Self {
+        MinConflicts {
+            max_steps: 1_000_000,
+            restart_after: None,
+            seed: 0,
+            time: None,
+            cancel: None,
+        }
+    }
+}
+
+/// How a local search ended. It cannot prove that there is no solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LocalOutcome {
+    /// The model's assignment is a solution.
+    Solved,
+    /// The step limit was reached.
+    StepLimit,
+    /// The time limit was reached.
+    TimeLimit,
+    /// The cancel flag was set.
+    Cancelled,
+}
+
+impl LocalOutcome {
+    /// `solved` or `limit`.
+    pub fn status(self) -> &'static str {
+        match self {
+            LocalOutcome::Solved => "solved",
+            _ => "limit",
+        }
+    }
+}
+
+/// What a local search did. Identical on every run with the same seed, except `elapsed`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct LocalStats {
+    /// Steps: variables re-valued (AIMA's loop iterations that changed something).
+    pub steps: u64,
+    /// Fresh initial assignments after the first.
+    pub restarts: u64,
+    /// Variables in conflict when the search stopped (0 when solved).
+    pub conflicts: u64,
+    /// Variables in conflict after the first initial assignment.
+    pub initial_conflicts: u64,
+    /// Wall-clock time, serialised as `elapsed_ms` (milliseconds, fractional).
+    #[serde(rename = "elapsed_ms", serialize_with = "as_millis")]
+    pub elapsed: Duration,
+}
+
+fn as_millis<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64() * 1000.0)
+}
+
+impl std::fmt::Display for LocalStats {
+    /// `name=value` lines, one per figure.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "steps={}", self.steps)?;
+        writeln!(f, "restarts={}", self.restarts)?;
+        writeln!(f, "conflicts={}", self.conflicts)?;
+        writeln!(f, "initial_conflicts={}", self.initial_conflicts)?;
+        write!(f, "elapsed_ms={:.3}", self.elapsed.as_secs_f64() * 1000.0)
+    }
+}
+
+/// The result of [`min_conflicts`]; the assignment itself stays in the model.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LocalRun {
+    /// How it ended.
+    pub outcome: LocalOutcome,
+    /// What it did.
+    pub stats: LocalStats,
+}
+
+/// Min-conflicts (AIMA, figure 6.8): from an initial complete assignment, repeatedly
+/// pick a conflicted variable at random and give it a value with the fewest conflicts
+/// (ties at random), until no variable is in conflict or a limit is reached. With
+/// [`MinConflicts::restart_after`], a try that makes no solution in that many steps
+/// starts again from a fresh initial assignment.
+///
+/// The loop itself allocates nothing; what a step costs is up to the model's methods.
+pub fn min_conflicts<M: ConflictModel + ?Sized>(model: &mut M, config: &MinConflicts) -> LocalRun {
+    let started = Instant::now();
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let mut stats = LocalStats::default();
+    model.initialize(&mut rng);
+    stats.initial_conflicts = model.num_conflicted() as u64;
+    let mut try_steps = 0u64;
+    let outcome = loop {
+        let Some(var) = model.random_conflicted(&mut rng) else {
+            break LocalOutcome::Solved;
+        };
+        if stats.steps >= config.max_steps {
+            break LocalOutcome::StepLimit;
+        }
+        if stats.steps % 1024 == 0 {
+            if config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+                break LocalOutcome::Cancelled;
+            }
+            if config.time.is_some_and(|max| started.elapsed() >= max) {
+                break LocalOutcome::TimeLimit;
+            }
+        }
+        if config.restart_after.is_some_and(|after| try_steps >= after) {
+            model.initialize(&mut rng);
+            stats.restarts += 1;
+            try_steps = 0;
+            log::debug!("min-conflicts restart {} after {} steps", stats.restarts, stats.steps);
+            continue;
+        }
+        let value = model.min_conflicts_value(var, &mut rng);
+        model.set_value(var, value);
+        stats.steps += 1;
+        try_steps += 1;
+    };
+    stats.conflicts = match outcome {
+        LocalOutcome::Solved => 0,
+        _ => model.num_conflicted() as u64,
+    };
+    stats.elapsed = started.elapsed();
+    LocalRun { outcome, stats }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::local::ModelConflicts;
+    use crate::{Model, Relation};
+
+    fn queens(n: usize) -> Model {
+        let mut m = Model::new();
+        let q = m.int_vars(n, 0, n as i32 - 1).unwrap();
+        for i in 0..n {
+            for j in i + 1..n {
+                m.post(q[i], q[j], Relation::NotEqual).unwrap();
+                m.post(q[i], q[j], Relation::AbsDiffNotEqual((j - i) as i32)).unwrap();
+            }
+        }
+        m
+    }
+
+    #[test]
+    fn adapter_solves_pairwise_queens_for_several_seeds() {
+        let m = queens(8);
+        for seed in 0..10 {
+            let mut local = ModelConflicts::new(&m);
+            let config = MinConflicts {
+                seed,
+                restart_after: Some(200),
+                ..MinConflicts::default()
+            };
+            let run = min_conflicts(&mut local, &config);
+            assert_eq!(run.outcome, LocalOutcome::Solved, "seed {seed}");
+            assert!(m.is_solution(&local.solution()), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn same_seed_same_run() {
+        let m = queens(12);
+        let run = |seed| {
+            let mut local = ModelConflicts::new(&m);
+            let r = min_conflicts(&mut local, &MinConflicts { seed, ..MinConflicts::default() });
+            (r.outcome, r.stats.steps, r.stats.restarts, local.solution())
+        };
+        assert_eq!(run(3), run(3));
+    }
+
+    #[test]
+    fn unsatisfiable_model_stops_at_the_step_limit() {
+        let m = queens(3);
+        let mut local = ModelConflicts::new(&m);
+        let config = MinConflicts {
+            max_steps: 500,
+            restart_after: Some(50),
+            ..MinConflicts::default()
+        };
+        let run = min_conflicts(&mut local, &config);
+        assert_eq!(run.outcome, LocalOutcome::StepLimit);
+        assert_eq!(run.stats.steps, 500);
+        assert!(run.stats.restarts >= 9);
+        assert!(run.stats.conflicts > 0);
+    }
+
+    #[test]
+    fn givens_and_nary_constraints_are_respected() {
+        let mut m = Model::new();
+        let v = m.int_vars(4, 1, 4).unwrap();
+        m.all_different_nary(&v, crate::Strength::Value).unwrap();
+        m.fix(v[2], 1).unwrap();
+        m.post(v[0], v[1], Relation::Less).unwrap();
+        let mut local = ModelConflicts::new(&m);
+        let run = min_conflicts(&mut local, &MinConflicts::default());
+        assert_eq!(run.outcome, LocalOutcome::Solved);
+        let s = local.solution();
+        assert!(m.is_solution(&s), "{s:?}");
+        assert_eq!(s[2], 1);
+    }
+}

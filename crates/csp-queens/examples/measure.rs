@@ -1,0 +1,83 @@
+//! Timing helper: `cargo run --release -p csp-queens --example measure -- MODE N [STRATEGY] [MODEL]`
+//! with MODE `solve`, `count`, `count-sym`, `local`, `bitboard` or `bitboard-sym`.
+
+use std::time::Instant;
+
+use csp_core::{MinConflicts, SearchConfig};
+use csp_queens::{CountOptions, Encoding, count, default_count, default_solve, local_search, solve, verify};
+
+/// Plain bitboard counter (the baseline of the benches).
+fn bitboard(n: u32, symmetry: bool) -> u64 {
+    fn go(all: u64, cols: u64, d1: u64, d2: u64) -> u64 {
+        if cols == all {
+            return 1;
+        }
+        let mut free = all & !(cols | d1 | d2);
+        let mut total = 0;
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            total += go(all, cols | bit, ((d1 | bit) << 1) & all, (d2 | bit) >> 1);
+        }
+        total
+    }
+    let all = (1u64 << n) - 1;
+    if !symmetry {
+        return go(all, 0, 0, 0);
+    }
+    let mut total = 0;
+    for r in 0..n / 2 {
+        let bit = 1 << r;
+        total += 2 * go(all, bit, (bit << 1) & all, bit >> 1);
+    }
+    if n % 2 == 1 {
+        let bit = 1 << (n / 2);
+        total += go(all, bit, (bit << 1) & all, bit >> 1);
+    }
+    total
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mode = args[0].as_str();
+    let n: usize = args[1].parse().unwrap();
+    let t = Instant::now();
+    match mode {
+        "solve" => {
+            let (mut enc, mut config) = default_solve(n);
+            if let Some(s) = args.get(2) {
+                config.strategy = s.parse().unwrap();
+            }
+            if let Some(m) = args.get(3) {
+                enc = m.parse::<Encoding>().unwrap();
+            }
+            if let Some(seed) = args.get(4) {
+                config.seed = seed.parse().unwrap();
+            }
+            let r = solve(n, enc, config).unwrap();
+            let ok = r.rows().map(|rows| verify(&rows).is_ok());
+            println!("solve n={n} {:?} nodes={} restarts={} {:?}", r.outcome.status(), r.stats.nodes, r.stats.restarts, ok);
+        }
+        "count" | "count-sym" => {
+            let (mut enc, mut config): (Encoding, SearchConfig) = default_count();
+            if let Some(s) = args.get(2) {
+                config.strategy = s.parse().unwrap();
+            }
+            if let Some(m) = args.get(3) {
+                enc = m.parse().unwrap();
+            }
+            let options = CountOptions { symmetry: mode == "count-sym", distinct: false };
+            let r = count(n, enc, config, options).unwrap();
+            println!("count n={n} {} nodes={}", r.solutions, r.stats.nodes);
+        }
+        "local" => {
+            let r = local_search(n, &MinConflicts { max_steps: u64::MAX, ..MinConflicts::default() }).unwrap();
+            println!("local n={n} {} {:?}", r.status, r.stats);
+            let t2 = Instant::now();
+            println!("verify {:?} in {:?}", verify(r.rows.as_deref().unwrap()), t2.elapsed());
+        }
+        "bitboard" | "bitboard-sym" => println!("bitboard n={n} {}", bitboard(n as u32, mode == "bitboard-sym")),
+        _ => panic!("unknown mode"),
+    }
+    println!("elapsed {:.3} s", t.elapsed().as_secs_f64());
+}

@@ -1,0 +1,57 @@
+//! Box-line reduction (claiming): inside a row or column, a value confined to one box must be
+//! placed in that line within the box, so the rest of the box loses it.
+
+use super::technique::{describe_cells, describe_eliminations};
+use super::{Candidates, CellValue, Deduction, Technique};
+use crate::grid::bit;
+
+/// The first line (rows, then columns) and value, increasing, whose candidates lie in one box
+/// and whose box outside the line still has the value as a candidate.
+pub(crate) fn find(c: &Candidates) -> Option<Deduction> {
+    let units = c.units();
+    let size = c.size();
+    for line in 0..2 * size {
+        for value in 1..=size as u8 {
+            let cells: Vec<usize> = units
+                .unit(line)
+                .iter()
+                .copied()
+                .filter(|&cell| c.mask(cell) & bit(value) != 0)
+                .collect();
+            let Some(&first) = cells.first() else {
+                continue;
+            };
+            let b = units.box_of(first);
+            if cells.iter().any(|&x| units.box_of(x) != b) {
+                continue;
+            }
+            let line_cells = units.unit(line);
+            let eliminations: Vec<CellValue> = units
+                .box_cells(b)
+                .iter()
+                .copied()
+                .filter(|x| !line_cells.contains(x) && c.mask(*x) & bit(value) != 0)
+                .map(|cell| CellValue { cell, value })
+                .collect();
+            if eliminations.is_empty() {
+                continue;
+            }
+            let box_unit = units.describe(2 * size + b);
+            let reason = format!(
+                "in {}, {value} can only go in {box_unit} ({}), so the rest of {box_unit} cannot hold it: {}",
+                units.describe(line),
+                describe_cells(c, &cells),
+                describe_eliminations(c, &eliminations)
+            );
+            return Some(Deduction {
+                technique: Technique::BoxLine,
+                cells,
+                values: vec![value],
+                placements: Vec::new(),
+                eliminations,
+                reason,
+            });
+        }
+    }
+    None
+}

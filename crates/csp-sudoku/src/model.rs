@@ -1,0 +1,156 @@
+//! Sudoku as a CSP on csp-core: one variable per cell, domain 1..=N.
+
+use std::fmt;
+use std::str::FromStr;
+
+use csp_core::{Model, Strength, VarId};
+use serde::Serialize;
+
+use crate::grid::Grid;
+use crate::units::Units;
+
+/// How the rules are posted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "model", content = "strength")]
+pub enum ModelKind {
+    /// `!=` between every pair of peers: the textbook model for comparing heuristics.
+    Pairwise,
+    /// One all-different constraint per row, column and box, at the given strength.
+    AllDiff(Strength),
+}
+
+impl ModelKind {
+    /// `pairwise`, `alldiff-value`, `alldiff-hidden` or `alldiff-gac`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ModelKind::Pairwise => "pairwise",
+            ModelKind::AllDiff(Strength::Value) => "alldiff-value",
+            ModelKind::AllDiff(Strength::Hidden) => "alldiff-hidden",
+            ModelKind::AllDiff(Strength::Gac) => "alldiff-gac",
+        }
+    }
+
+    /// Every model: pairwise, then all-different at each strength.
+    pub fn all() -> Vec<ModelKind> {
+        std::iter::once(ModelKind::Pairwise)
+            .chain(Strength::ALL.into_iter().map(ModelKind::AllDiff))
+            .collect()
+    }
+}
+
+impl fmt::Display for ModelKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ModelKind {
+    type Err = csp_core::ParseNameError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ModelKind::all().into_iter().find(|m| m.name() == s).ok_or_else(|| csp_core::ParseNameError {
+            kind: "sudoku model",
+            found: s.to_string(),
+            expected: "pairwise, alldiff-value, alldiff-hidden, alldiff-gac",
+        })
+    }
+}
+
+/// The rules of Sudoku of one order as a csp-core [`Model`], built once and
+/// specialised per puzzle by fixing the givens.
+///
+/// ```
+/// use csp_sudoku::{ModelKind, SudokuModel};
+/// use csp_core::Strength;
+/// let rules = SudokuModel::new(2, ModelKind::AllDiff(Strength::Gac));
+/// assert_eq!(rules.model().num_vars(), 16);
+/// let pairwise = SudokuModel::new(3, ModelKind::Pairwise);
+/// assert_eq!(pairwise.model().constraints().len(), 81 * 20 / 2);
+/// ```
+#[derive(Clone, Debug)]
+pub struct SudokuModel {
+    order: usize,
+    kind: ModelKind,
+    rules: Model,
+    cells: Vec<VarId>,
+}
+
+impl SudokuModel {
+    /// The rules for boards of box side `order` (side `order * order`).
+    ///
+    /// # Panics
+    /// If `order` is outside [`crate::MIN_ORDER`]`..=`[`crate::MAX_ORDER`].
+    pub fn new(order: usize, kind: ModelKind) -> SudokuModel {
+        let side = order * order;
+        let mut rules = Model::new();
+        let domain = csp_core::Domain::range(1, side as i32).expect("a non-empty range");
+        let cells: Vec<VarId> = (0..side * side)
+            .map(|i| rules.add_named_var(format!("r{}c{}", i / side + 1, i % side + 1), domain.clone()))
+            .collect();
+        let units = Units::of_order(order).expect("an order within MIN_ORDER..=MAX_ORDER");
+        match kind {
+            ModelKind::Pairwise => {
+                for a in 0..side * side {
+                    for &b in units.peers(a).iter().filter(|&&b| b > a) {
+                        rules.not_equal(cells[a], cells[b]).expect("distinct cells of this model");
+                    }
+                }
+            }
+            ModelKind::AllDiff(strength) => {
+                for u in 0..units.unit_count() {
+                    let vars: Vec<VarId> = units.unit(u).iter().map(|&c| cells[c]).collect();
+                    rules.all_different_nary(&vars, strength).expect("cells of this model");
+                }
+            }
+        }
+        // Build the compiled network now, so that clones per puzzle share it.
+        let _ = rules.neighbours(cells[0]);
+        SudokuModel {
+            order,
+            kind,
+            rules,
+            cells,
+        }
+    }
+
+    /// Box side.
+    pub fn order(&self) -> usize {
+        self.order
+    }
+
+    /// The model kind.
+    pub fn kind(&self) -> ModelKind {
+        self.kind
+    }
+
+    /// The rules without givens.
+    pub fn model(&self) -> &Model {
+        &self.rules
+    }
+
+    /// The variable of each cell, row-major.
+    pub fn cells(&self) -> &[VarId] {
+        &self.cells
+    }
+
+    /// The rules with the puzzle's givens fixed.
+    ///
+    /// # Panics
+    /// If the puzzle's order differs from the model's.
+    pub fn with_givens(&self, puzzle: &Grid) -> Model {
+        assert_eq!(puzzle.order(), self.order, "puzzle and model orders differ");
+        let mut model = self.rules.clone();
+        for (&var, &value) in self.cells.iter().zip(puzzle.cells()) {
+            if value != 0 {
+                model.fix(var, i32::from(value)).expect("a given within 1..=N");
+            }
+        }
+        model
+    }
+
+    /// The grid a full assignment stands for.
+    pub fn grid_of(&self, values: &[i32]) -> Grid {
+        let cells = values.iter().map(|&v| v as u8).collect();
+        Grid::from_cells(self.order, cells).expect("one value in 1..=N per cell")
+    }
+}
+

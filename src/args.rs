@@ -1,0 +1,113 @@
+//! Command-line arguments shared by every search command: the strategy and the limits.
+
+use std::time::Duration;
+
+use clap::Args;
+use csp_core::{Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder, VarOrder};
+
+use crate::CliError;
+
+/// Strategy flags. Each command fills in its own defaults for flags left out.
+#[derive(Args, Clone, Debug, Default)]
+pub struct StrategyArgs {
+    /// Variable order: static, mrv, mrv-degree.
+    #[arg(long = "var", value_name = "ORDER")]
+    pub var_order: Option<VarOrder>,
+    /// Value order: asc, lcv, desc, random.
+    #[arg(long = "val", value_name = "ORDER")]
+    pub value_order: Option<ValueOrder>,
+    /// Inference: none, fc, mac.
+    #[arg(long, value_name = "KIND")]
+    pub inference: Option<Inference>,
+    /// Tie-breaking in the variable order: lowest, random.
+    #[arg(long, value_name = "RULE")]
+    pub tie_break: Option<TieBreak>,
+    /// Seed for random tie-breaks, value orders and restarts.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+}
+
+/// Limit flags.
+#[derive(Args, Clone, Debug, Default)]
+pub struct LimitArgs {
+    /// Stop after this many search nodes (per puzzle).
+    #[arg(long, value_name = "N")]
+    pub node_limit: Option<u64>,
+    /// Stop after this many seconds (per puzzle; fractions allowed).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+}
+
+/// Parses a positive number of seconds.
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text.parse().map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !secs.is_finite() || secs <= 0.0 {
+        return Err(format!("the timeout must be a positive number of seconds, got `{text}`"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// Parses a restart policy: `none`, `luby[:SCALE]` or `geometric[:FIRST[:FACTOR]]`.
+pub fn parse_restarts(text: &str) -> Result<Option<Restarts>, String> {
+    let mut parts = text.split(':');
+    let kind = parts.next().unwrap_or_default();
+    let num = |p: Option<&str>, default: f64| -> Result<f64, String> {
+        match p {
+            None => Ok(default),
+            Some(t) => t.parse::<f64>().ok().filter(|x| *x > 0.0).ok_or_else(|| format!("`{t}` is not a positive number")),
+        }
+    };
+    let policy = match kind {
+        "none" => None,
+        "luby" => Some(Restarts::Luby {
+            scale: num(parts.next(), 100.0)? as u64,
+        }),
+        "geometric" => Some(Restarts::Geometric {
+            first: num(parts.next(), 100.0)? as u64,
+            factor: num(parts.next(), 1.5)?.max(1.0),
+        }),
+        _ => return Err(format!("unknown restart policy `{text}`, expected none, luby[:SCALE] or geometric[:FIRST[:FACTOR]]")),
+    };
+    if parts.next().is_some() {
+        return Err(format!("too many parts in restart policy `{text}`"));
+    }
+    Ok(policy)
+}
+
+impl StrategyArgs {
+    /// The strategy, with `default` filling the parts not given.
+    pub fn strategy(&self, default: Strategy) -> Strategy {
+        Strategy::new(
+            self.var_order.unwrap_or(default.var_order),
+            self.value_order.unwrap_or(default.value_order),
+            self.inference.unwrap_or(default.inference),
+        )
+    }
+
+    /// A whole search configuration.
+    pub fn config(&self, default: Strategy, limits: &LimitArgs) -> SearchConfig {
+        SearchConfig {
+            strategy: self.strategy(default),
+            tie_break: self.tie_break.unwrap_or(TieBreak::Lowest),
+            restarts: None,
+            seed: self.seed.unwrap_or(0),
+            limits: limits.limits(),
+        }
+    }
+}
+
+impl LimitArgs {
+    /// The limits as the engine takes them.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            nodes: self.node_limit,
+            time: self.timeout,
+            ..Limits::default()
+        }
+    }
+}
+
+/// Turns a `--flag` validation failure into a usage error.
+pub fn usage(message: impl Into<String>) -> CliError {
+    CliError::Usage(message.into())
+}

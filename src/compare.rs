@@ -1,0 +1,195 @@
+//! `csp sudoku compare`: every chosen strategy on every puzzle, as a table, CSV,
+//! JSON or an SVG chart.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use csp_core::{Limits, SearchConfig, Strategy};
+use csp_sudoku::{Contender, ModelKind, SolveReport, Summary, default_contenders, summarise};
+
+use crate::args::{parse_seconds, usage};
+use crate::batch::{self, Batch};
+use crate::sudoku::{InputArgs, Rules};
+use crate::{CliError, EXIT_OK};
+
+/// Output formats of `compare`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CompareFormat {
+    /// An aligned text table.
+    Table,
+    /// Comma-separated values with a header line.
+    Csv,
+    /// One JSON array of summaries.
+    Json,
+}
+
+/// Arguments of `csp sudoku compare`.
+#[derive(Args)]
+pub struct CompareArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Models to run, comma separated (pairwise, alldiff-value, alldiff-hidden, alldiff-gac).
+    /// Default: the 18 textbook strategies on pairwise plus the default strategy on each alldiff.
+    #[arg(long, value_delimiter = ',', value_name = "MODELS")]
+    models: Vec<ModelKind>,
+    /// Strategies to run on each chosen model, comma separated `var/value/inference`, or
+    /// `textbook` for all 18. Default with --models: textbook for pairwise, the default for alldiff.
+    #[arg(long, value_delimiter = ',', value_name = "STRATEGIES")]
+    strategies: Vec<String>,
+    /// Node limit per puzzle and strategy, so that hopeless combinations end.
+    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    node_limit: u64,
+    /// Time limit per puzzle and strategy, in seconds.
+    #[arg(long, default_value = "5", value_parser = parse_seconds, value_name = "SECONDS")]
+    timeout: Duration,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
+    format: CompareFormat,
+    /// Also draw the comparison as an SVG chart into this file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Worker threads (0: one per core).
+    #[arg(long, short = 'j', default_value_t = 1)]
+    jobs: usize,
+}
+
+fn contenders(args: &CompareArgs) -> Result<Vec<Contender>, CliError> {
+    let mut strategies: Vec<Strategy> = Vec::new();
+    for s in &args.strategies {
+        if s == "textbook" {
+            strategies.extend(Strategy::textbook());
+        } else {
+            strategies.push(s.parse().map_err(|e: csp_core::ParseNameError| usage(e.to_string()))?);
+        }
+    }
+    if args.models.is_empty() && strategies.is_empty() {
+        return Ok(default_contenders());
+    }
+    let models = if args.models.is_empty() { vec![ModelKind::Pairwise] } else { args.models.clone() };
+    let mut out = Vec::new();
+    for model in models {
+        let chosen = match (strategies.is_empty(), model) {
+            (false, _) => strategies.clone(),
+            (true, ModelKind::Pairwise) => Strategy::textbook(),
+            (true, ModelKind::AllDiff(_)) => vec![csp_sudoku::default_strategy()],
+        };
+        out.extend(chosen.into_iter().map(|strategy| Contender { model, strategy }));
+    }
+    Ok(out)
+}
+
+/// Runs `csp sudoku compare`.
+pub fn run(args: CompareArgs) -> Result<u8, CliError> {
+    let field = contenders(&args)?;
+    let text = batch::read_input(args.input.file.as_deref())?;
+    let items = batch::puzzles(&text, args.input.input);
+    for (line, parsed) in &items {
+        if let Err(e) = parsed {
+            eprintln!("line {line}: skipped: {e}");
+        }
+    }
+    let readable = items.iter().filter(|(_, p)| p.is_ok()).count();
+    if readable == 0 {
+        return Err(CliError::Failed("no readable puzzle in the input".into()));
+    }
+    let batch = Batch::new(args.jobs)?;
+    let mut summaries = Vec::new();
+    for contender in &field {
+        let rules = Rules::new(contender.model);
+        let config = SearchConfig {
+            strategy: contender.strategy,
+            limits: Limits {
+                nodes: Some(args.node_limit),
+                time: Some(args.timeout),
+                ..Limits::default()
+            },
+            ..SearchConfig::default()
+        };
+        let mut reports: Vec<SolveReport> = Vec::with_capacity(readable);
+        batch.run(
+            &items,
+            |puzzle| csp_sudoku::solve(rules.get(puzzle.order()), puzzle, &config),
+            |_, result| {
+                if let Ok(report) = result {
+                    debug_assert!(report.solution.is_none() || report.status == csp_sudoku::Status::Solved);
+                    reports.push(report.clone());
+                }
+                Ok(())
+            },
+        )?;
+        let summary = summarise(contender, &reports);
+        log::info!("{}: {} of {} solved", summary.contender, summary.solved, summary.puzzles);
+        summaries.push(summary);
+    }
+    let mut out = std::io::stdout().lock();
+    let written = match args.format {
+        CompareFormat::Table => write_table(&mut out, &summaries),
+        CompareFormat::Csv => write_csv(&mut out, &summaries),
+        CompareFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&summaries).expect("plain data")),
+    };
+    written.map_err(|source| CliError::Io {
+        context: "cannot write the results".into(),
+        source,
+    })?;
+    if let Some(path) = &args.svg {
+        std::fs::write(path, crate::chart::nodes_chart(&summaries)).map_err(|source| CliError::Io {
+            context: format!("cannot write {}", path.display()),
+            source,
+        })?;
+    }
+    Ok(EXIT_OK)
+}
+
+fn write_table(out: &mut impl Write, rows: &[Summary]) -> std::io::Result<()> {
+    let width = rows.iter().map(|r| r.contender.len()).max().unwrap_or(8).max(8);
+    writeln!(
+        out,
+        "{:<width$} {:>7} {:>7} {:>12} {:>10} {:>10} {:>12} {:>10} {:>10}",
+        "strategy", "solved", "limit", "nodes mean", "median", "max", "backtracks", "ms mean", "ms total"
+    )?;
+    for r in rows {
+        writeln!(
+            out,
+            "{:<width$} {:>7} {:>7} {:>12.1} {:>10.1} {:>10} {:>12.1} {:>10.3} {:>10.1}",
+            r.contender,
+            format!("{}/{}", r.solved + r.unsatisfiable, r.puzzles),
+            r.limit,
+            r.nodes_mean,
+            r.nodes_median,
+            r.nodes_max,
+            r.backtracks_mean,
+            r.time_ms_mean,
+            r.time_ms_total
+        )?;
+    }
+    Ok(())
+}
+
+fn write_csv(out: &mut impl Write, rows: &[Summary]) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "model,strategy,puzzles,solved,unsatisfiable,limit,nodes_mean,nodes_median,nodes_max,backtracks_mean,checks_mean,time_ms_mean,time_ms_total"
+    )?;
+    for r in rows {
+        writeln!(
+            out,
+            "{},{},{},{},{},{},{:.3},{:.1},{},{:.3},{:.3},{:.4},{:.3}",
+            r.model,
+            r.strategy,
+            r.puzzles,
+            r.solved,
+            r.unsatisfiable,
+            r.limit,
+            r.nodes_mean,
+            r.nodes_median,
+            r.nodes_max,
+            r.backtracks_mean,
+            r.checks_mean,
+            r.time_ms_mean,
+            r.time_ms_total
+        )?;
+    }
+    Ok(())
+}

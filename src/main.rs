@@ -1,0 +1,82 @@
+//! `csp`: solve, count and compare constraint-satisfaction puzzles from the command line.
+//!
+//! Exit codes: 0 success (every puzzle solved), 1 some puzzle not solved (no solution,
+//! a limit, or a bad input line), 2 usage error (bad arguments).
+
+mod args;
+mod batch;
+mod chart;
+mod compare;
+mod queens;
+mod sudoku;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Constraint satisfaction: Sudoku and n-queens on a generic CSP engine.
+#[derive(Parser)]
+#[command(name = "csp", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// n-queens: first solution, counting, local search.
+    Queens(queens::QueensArgs),
+    /// Sudoku of any order: solve, count, compare strategies, generate, rate.
+    Sudoku(sudoku::SudokuArgs),
+}
+
+/// Exit code: every puzzle solved.
+pub const EXIT_OK: u8 = 0;
+/// Exit code: some puzzle was not solved, or some input was bad.
+pub const EXIT_UNSOLVED: u8 = 1;
+/// Exit code: bad arguments.
+pub const EXIT_USAGE: u8 = 2;
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Queens(args) => queens::run(args),
+        Command::Sudoku(args) => sudoku::run(args),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(err.exit_code())
+        }
+    }
+}
+
+/// A command failure: usage errors exit with 2, everything else with 1.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Bad arguments or arguments that do not fit together.
+    #[error("{0}")]
+    Usage(String),
+    /// Reading or writing failed.
+    #[error("{context}: {source}")]
+    Io {
+        /// What was being done.
+        context: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// Anything else that stops the command.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl CliError {
+    fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Usage(_) => EXIT_USAGE,
+            CliError::Io { .. } | CliError::Failed(_) => EXIT_UNSOLVED,
+        }
+    }
+}

@@ -1,0 +1,374 @@
+//! `csp sudoku`: Sudoku commands. Parsing, solving and counting live in csp-sudoku;
+//! this module reads input, runs batches (optionally on several cores) and writes
+//! results.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::{Args, Subcommand, ValueEnum};
+use csp_core::{SearchConfig, Stats, Strength};
+use csp_sudoku::{CountReport, Grid, ModelKind, ParseError, SolveReport, Status, SudokuModel};
+use serde::Serialize;
+
+use crate::args::{LimitArgs, StrategyArgs, usage};
+use crate::batch::{self, Batch};
+use crate::compare::{self, CompareArgs};
+use crate::{CliError, EXIT_OK, EXIT_UNSOLVED};
+
+/// Arguments of `csp sudoku`.
+#[derive(Args)]
+pub struct SudokuArgs {
+    #[command(subcommand)]
+    command: SudokuCommand,
+}
+
+#[derive(Subcommand)]
+enum SudokuCommand {
+    /// Solve every puzzle of a file (one per line) or one grid; one output per puzzle, in input order.
+    Solve(SolveArgs),
+    /// Count the solutions of every puzzle.
+    Count(CountArgs),
+    /// Compare search strategies on a puzzle file: nodes, backtracks and time per strategy.
+    Compare(CompareArgs),
+}
+
+/// Where puzzles come from and how to read them.
+#[derive(Args, Clone, Debug)]
+pub struct InputArgs {
+    /// Puzzle file; `-` or nothing reads standard input.
+    pub file: Option<PathBuf>,
+    /// How to read the input: `lines` (one puzzle per line), `grid` (the whole input is one
+    /// puzzle, as rows or numbers), `auto` (lines, unless the first puzzle line is no puzzle).
+    #[arg(long, value_enum, default_value_t = InputMode::Auto)]
+    pub input: InputMode,
+}
+
+/// See [`InputArgs::input`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum InputMode {
+    /// Decide from the content.
+    Auto,
+    /// One puzzle per line.
+    Lines,
+    /// One puzzle in the whole input.
+    Grid,
+}
+
+/// The model flags.
+#[derive(Args, Clone, Debug, Default)]
+pub struct ModelArgs {
+    /// Model: `pairwise` (!= between peers, the textbook model) or `alldiff` (one
+    /// all-different constraint per unit). Default: alldiff.
+    #[arg(long, value_name = "MODEL", value_parser = ["pairwise", "alldiff"])]
+    pub model: Option<String>,
+    /// All-different strength for the alldiff model: value, hidden, gac. Default: gac.
+    #[arg(long, value_name = "STRENGTH")]
+    pub alldiff: Option<Strength>,
+}
+
+impl ModelArgs {
+    /// The chosen model kind.
+    pub fn kind(&self) -> Result<ModelKind, CliError> {
+        let default = csp_sudoku::default_model();
+        match (self.model.as_deref(), self.alldiff) {
+            (Some("pairwise"), Some(_)) => Err(usage("--alldiff only applies to --model alldiff")),
+            (Some("pairwise"), None) => Ok(ModelKind::Pairwise),
+            (_, Some(strength)) => Ok(ModelKind::AllDiff(strength)),
+            (_, None) => Ok(default),
+        }
+    }
+}
+
+/// Output formats of `solve`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SolveFormat {
+    /// The solution in line format; an unsolved puzzle gets a line starting with `#`.
+    Line,
+    /// A grid with box separators.
+    Grid,
+    /// One JSON object per line.
+    Json,
+}
+
+#[derive(Args)]
+struct SolveArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SolveFormat::Line)]
+    format: SolveFormat,
+    #[command(flatten)]
+    model: ModelArgs,
+    #[command(flatten)]
+    strategy: StrategyArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// Worker threads (0: one per core).
+    #[arg(long, short = 'j', default_value_t = 1)]
+    jobs: usize,
+}
+
+/// Output formats of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum CountFormat {
+    /// One number per puzzle.
+    Line,
+    /// One JSON object per line.
+    Json,
+}
+
+#[derive(Args)]
+struct CountArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Stop counting at this many solutions (2 checks uniqueness). Default: count all.
+    #[arg(long, value_name = "K")]
+    limit: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CountFormat::Line)]
+    format: CountFormat,
+    #[command(flatten)]
+    model: ModelArgs,
+    #[command(flatten)]
+    strategy: StrategyArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// Worker threads (0: one per core).
+    #[arg(long, short = 'j', default_value_t = 1)]
+    jobs: usize,
+}
+
+/// Runs `csp sudoku`.
+pub fn run(args: SudokuArgs) -> Result<u8, CliError> {
+    match args.command {
+        SudokuCommand::Solve(a) => run_solve(a),
+        SudokuCommand::Count(a) => run_count(a),
+        SudokuCommand::Compare(a) => compare::run(a),
+    }
+}
+
+/// The rules for each order met in a batch, built once and shared by the workers.
+pub struct Rules {
+    kind: ModelKind,
+    by_order: [std::sync::OnceLock<SudokuModel>; csp_sudoku::MAX_ORDER + 1],
+}
+
+impl Rules {
+    /// Rules of this kind, built on first use per order.
+    pub fn new(kind: ModelKind) -> Rules {
+        Rules {
+            kind,
+            by_order: std::array::from_fn(|_| std::sync::OnceLock::new()),
+        }
+    }
+
+    /// The rules for `order`.
+    pub fn get(&self, order: usize) -> &SudokuModel {
+        self.by_order[order].get_or_init(|| SudokuModel::new(order, self.kind))
+    }
+}
+
+/// One JSON line of `solve`.
+#[derive(Serialize)]
+struct SolveLine<'a> {
+    line: usize,
+    status: &'static str,
+    solution: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    #[serde(flatten)]
+    stats: &'a Stats,
+}
+
+fn run_solve(args: SolveArgs) -> Result<u8, CliError> {
+    let kind = args.model.kind()?;
+    let config = args.strategy.config(csp_sudoku::default_strategy(), &args.limits);
+    let text = batch::read_input(args.input.file.as_deref())?;
+    let puzzles = batch::puzzles(&text, args.input.input);
+    let rules = Rules::new(kind);
+    let started = Instant::now();
+    let mut tally = Tally::default();
+    let format = args.format;
+    let mut out = std::io::stdout().lock();
+    Batch::new(args.jobs)?.run(
+        &puzzles,
+        |puzzle: &Grid| csp_sudoku::solve(rules.get(puzzle.order()), puzzle, &config),
+        |line, result: Result<&SolveReport, &ParseError>| {
+            tally.add(result.map(|r| r.status));
+            write_solve(&mut out, format, line, result)
+        },
+    )?;
+    tally.report("solved", started);
+    Ok(tally.exit_code(|s| s == Status::Solved))
+}
+
+fn write_solve(
+    out: &mut impl Write,
+    format: SolveFormat,
+    line: usize,
+    result: Result<&SolveReport, &ParseError>,
+) -> std::io::Result<()> {
+    match format {
+        SolveFormat::Json => {
+            let empty = Stats::default();
+            let record = match result {
+                Ok(r) => SolveLine {
+                    line,
+                    status: r.status.name(),
+                    solution: r.solution.as_ref().map(|g| g.to_string()),
+                    error: r.limit.map(|l| l.to_string()),
+                    stats: &r.stats,
+                },
+                Err(e) => SolveLine {
+                    line,
+                    status: Status::Error.name(),
+                    solution: None,
+                    error: Some(e.to_string()),
+                    stats: &empty,
+                },
+            };
+            writeln!(out, "{}", serde_json::to_string(&record).expect("plain data serialises"))
+        }
+        SolveFormat::Line | SolveFormat::Grid => match result {
+            Ok(SolveReport {
+                solution: Some(grid), ..
+            }) => {
+                if format == SolveFormat::Line {
+                    writeln!(out, "{grid}")
+                } else {
+                    writeln!(out, "{}", grid.pretty())
+                }
+            }
+            Ok(r) => match r.limit {
+                Some(limit) => writeln!(out, "# line {line}: limit: {limit} after {} nodes", r.stats.nodes),
+                None => writeln!(out, "# line {line}: unsatisfiable: the puzzle has no solution"),
+            },
+            Err(e) => writeln!(out, "# line {line}: error: {e}"),
+        },
+    }
+}
+
+/// One JSON line of `count`.
+#[derive(Serialize)]
+struct CountLine {
+    line: usize,
+    status: &'static str,
+    solutions: Option<u64>,
+    nodes: u64,
+    backtracks: u64,
+    elapsed_ms: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+fn run_count(args: CountArgs) -> Result<u8, CliError> {
+    if args.limit == Some(0) {
+        return Err(usage("--limit must be at least 1"));
+    }
+    let kind = args.model.kind()?;
+    let config: SearchConfig = args.strategy.config(csp_sudoku::default_strategy(), &args.limits);
+    let text = batch::read_input(args.input.file.as_deref())?;
+    let puzzles = batch::puzzles(&text, args.input.input);
+    let rules = Rules::new(kind);
+    let started = Instant::now();
+    let mut tally = Tally::default();
+    let format = args.format;
+    let cap = args.limit;
+    let mut out = std::io::stdout().lock();
+    Batch::new(args.jobs)?.run(
+        &puzzles,
+        |puzzle: &Grid| csp_sudoku::count(rules.get(puzzle.order()), puzzle, &config, cap),
+        |line, result: Result<&CountReport, &ParseError>| {
+            tally.add(result.map(|r| r.status));
+            write_count(&mut out, format, line, result)
+        },
+    )?;
+    tally.report("counted", started);
+    Ok(tally.exit_code(|s| s != Status::Limit))
+}
+
+fn write_count(
+    out: &mut impl Write,
+    format: CountFormat,
+    line: usize,
+    result: Result<&CountReport, &ParseError>,
+) -> std::io::Result<()> {
+    match format {
+        CountFormat::Json => {
+            let record = match result {
+                Ok(r) => CountLine {
+                    line,
+                    status: r.status.name(),
+                    solutions: Some(r.solutions),
+                    nodes: r.stats.nodes,
+                    backtracks: r.stats.backtracks,
+                    elapsed_ms: r.stats.elapsed.as_secs_f64() * 1000.0,
+                    error: r.limit.map(|l| l.to_string()),
+                },
+                Err(e) => CountLine {
+                    line,
+                    status: Status::Error.name(),
+                    solutions: None,
+                    nodes: 0,
+                    backtracks: 0,
+                    elapsed_ms: 0.0,
+                    error: Some(e.to_string()),
+                },
+            };
+            writeln!(out, "{}", serde_json::to_string(&record).expect("plain data serialises"))
+        }
+        CountFormat::Line => match result {
+            Ok(r) if r.status == Status::Limit => writeln!(
+                out,
+                "# line {line}: limit: {} after {} solutions",
+                r.limit.map_or_else(String::new, |l| l.to_string()),
+                r.solutions
+            ),
+            Ok(r) => writeln!(out, "{}", r.solutions),
+            Err(e) => writeln!(out, "# line {line}: error: {e}"),
+        },
+    }
+}
+
+/// Counts outcomes for the summary and the exit code.
+#[derive(Default)]
+struct Tally {
+    total: usize,
+    by_status: [usize; 5],
+}
+
+impl Tally {
+    fn add(&mut self, status: Result<Status, &ParseError>) {
+        self.total += 1;
+        let status = status.unwrap_or(Status::Error);
+        self.by_status[status as usize] += 1;
+    }
+
+    fn count(&self, status: Status) -> usize {
+        self.by_status[status as usize]
+    }
+
+    fn report(&self, verb: &str, started: Instant) {
+        let secs = started.elapsed().as_secs_f64();
+        let rate = if secs > 0.0 { self.total as f64 / secs } else { 0.0 };
+        let mut parts = vec![format!("{} {verb}", self.count(Status::Solved))];
+        for status in [Status::Capped, Status::Unsatisfiable, Status::Limit, Status::Error] {
+            if self.count(status) > 0 || matches!(status, Status::Unsatisfiable | Status::Error) {
+                parts.push(format!("{} {}", self.count(status), status.name()));
+            }
+        }
+        eprintln!(
+            "{} puzzles: {} in {secs:.3} s ({rate:.0} puzzles/s)",
+            self.total,
+            parts.join(", ")
+        );
+    }
+
+    fn exit_code(&self, ok: impl Fn(Status) -> bool) -> u8 {
+        let all_ok = [Status::Solved, Status::Unsatisfiable, Status::Capped, Status::Limit, Status::Error]
+            .into_iter()
+            .all(|s| self.count(s) == 0 || ok(s));
+        if all_ok && self.count(Status::Error) == 0 { EXIT_OK } else { EXIT_UNSOLVED }
+    }
+}
