@@ -4,6 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 use crate::alldiff_gac;
 use crate::error::ParseNameError;
@@ -109,45 +110,101 @@ impl AllDifferent {
         Ok(())
     }
 
-    /// Whether every variable is a plain view with one domain word at one base.
-    fn single_word(&self, ctx: &PropagationContext<'_>) -> bool {
-        let base = ctx.base(self.vars[0]);
-        self.plain && self.vars.iter().all(|&v| ctx.bits(v).len() == 1 && ctx.base(v) == base)
+    /// Naked singles (the value of a single-value view leaves the others) and hidden
+    /// singles (under the pigeonhole condition: as many values as variables, a value that
+    /// fits one view only goes there), repeated until neither changes anything.
+    fn singles(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        let Some(first) = self.vars.first() else {
+            return Ok(());
+        };
+        // The bit-parallel path: plain views whose domains are one word at one base.
+        // Domains are read once, reduced locally, and written back once.
+        let base = ctx.base(*first);
+        let mut doms: SmallVec<[u64; 64]> = SmallVec::with_capacity(self.vars.len());
+        for &v in &self.vars {
+            match ctx.bits(v) {
+                [word] if self.plain && ctx.base(v) == base => doms.push(*word),
+                _ => return self.singles_general(ctx),
+            }
+        }
+        let original = doms.clone();
+        singles_on_words(&mut doms)?;
+        for ((&v, &new), &old) in self.vars.iter().zip(&doms).zip(&original) {
+            if new != old {
+                ctx.retain_bits(v, &[new])?;
+            }
+        }
+        Ok(())
     }
 
-    /// Hidden singles under the pigeonhole condition, with bit-parallel counting.
-    fn hidden_singles(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
-        if self.vars.is_empty() {
-            return Ok(());
+    /// [`AllDifferent::singles`] for views of any width and offset.
+    fn singles_general(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        let total = |ctx: &PropagationContext<'_>| self.vars.iter().map(|&v| u64::from(ctx.size(v))).sum::<u64>();
+        loop {
+            let before = total(ctx);
+            for local in 0..self.vars.len() {
+                self.remove_fixed_value(ctx, local)?;
+            }
+            alldiff_gac::hidden_singles_general(&self.vars, &self.offsets, ctx)?;
+            if total(ctx) == before {
+                return Ok(());
+            }
         }
-        if !self.single_word(ctx) {
-            return alldiff_gac::hidden_singles_general(&self.vars, &self.offsets, ctx);
+    }
+}
+
+/// Naked and hidden singles on one-word domains, to a fixpoint.
+fn singles_on_words(doms: &mut [u64]) -> Result<(), Conflict> {
+    let k = doms.len() as u32;
+    loop {
+        let mut changed = false;
+        // Naked singles: `fixed` gathers the single values, `clash` any value seen twice.
+        let (mut fixed, mut clash) = (0u64, 0u64);
+        for &d in doms.iter() {
+            if d & d.wrapping_sub(1) == 0 {
+                if d == 0 {
+                    return Err(Conflict);
+                }
+                clash |= fixed & d;
+                fixed |= d;
+            }
         }
-        let k = self.vars.len() as u32;
+        if clash != 0 {
+            return Err(Conflict);
+        }
+        // Hidden singles: `once` = values seen, `twice` = values seen at least twice.
         let (mut once, mut twice) = (0u64, 0u64);
-        for &v in &self.vars {
-            let d = ctx.bits(v)[0];
-            twice |= once & d;
-            once |= d;
+        for d in doms.iter_mut() {
+            if *d & fixed != 0 && *d & d.wrapping_sub(1) != 0 {
+                *d &= !fixed;
+                changed = true;
+            }
+            twice |= once & *d;
+            once |= *d;
         }
         let count = once.count_ones();
         if count < k {
             return Err(Conflict);
         }
-        if count > k {
-            return Ok(());
-        }
-        let mut unique = once & !twice;
-        let base = ctx.base(self.vars[0]);
-        while unique != 0 {
-            let bit = unique.trailing_zeros();
-            unique &= unique - 1;
-            let holder = self.vars.iter().copied().find(|&v| ctx.bits(v)[0] >> bit & 1 == 1);
-            if let Some(v) = holder {
-                ctx.fix(v, base + bit as i32)?;
+        if count == k {
+            let unique = once & !twice & !fixed;
+            if unique != 0 {
+                for d in doms.iter_mut() {
+                    let mine = *d & unique;
+                    if mine == 0 || mine == *d {
+                        continue;
+                    }
+                    if mine & (mine - 1) != 0 {
+                        return Err(Conflict); // two values that only this view can take
+                    }
+                    *d = mine;
+                    changed = true;
+                }
             }
         }
-        Ok(())
+        if !changed {
+            return Ok(());
+        }
     }
 }
 
@@ -170,7 +227,7 @@ impl Propagator for AllDifferent {
         match (event, self.strength) {
             (Event::Fixed(local), _) => self.remove_fixed_value(ctx, local),
             (Event::Changed, Strength::Value) => Ok(()),
-            (Event::Changed, Strength::Hidden) => self.hidden_singles(ctx),
+            (Event::Changed, Strength::Hidden) => self.singles(ctx),
             (Event::Changed, Strength::Gac) => alldiff_gac::filter(&self.vars, &self.offsets, ctx),
         }
     }
@@ -178,8 +235,14 @@ impl Propagator for AllDifferent {
     fn wake(&self) -> Wake {
         match self.strength {
             Strength::Value => Wake::OnFixed,
-            Strength::Hidden | Strength::Gac => Wake::OnFixedAndChange,
+            // The singles pass handles fixed views itself, all at once.
+            Strength::Hidden => Wake::OnChange,
+            Strength::Gac => Wake::OnFixedAndChange,
         }
+    }
+
+    fn is_idempotent(&self) -> bool {
+        self.strength == Strength::Hidden
     }
 
     fn is_consistent(&self, local: usize, value: i32, assigned: &dyn Fn(usize) -> Option<i32>) -> bool {

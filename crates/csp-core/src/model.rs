@@ -58,15 +58,17 @@ pub struct BinaryConstraint {
 /// assert!(m.is_solution(&[1, 2]));
 /// assert!(!m.is_solution(&[2, 2]));
 /// ```
+/// Everything but the givens is shared between clones (copied on write), so that a
+/// model per puzzle costs one vector of givens.
 #[derive(Clone, Default)]
 pub struct Model {
-    names: Vec<String>,
-    domains: Vec<Domain>,
+    names: Arc<Vec<String>>,
+    domains: Arc<Vec<Domain>>,
     fixed: Vec<Option<i32>>,
-    constraints: Vec<BinaryConstraint>,
+    constraints: Arc<Vec<BinaryConstraint>>,
     /// Relations per unordered pair `(lo, hi)`; the flag is set when posted as `(hi, lo)`.
-    pairs: BTreeMap<(VarId, VarId), Vec<(Relation, bool)>>,
-    propagators: Vec<Arc<dyn Propagator>>,
+    pairs: Arc<BTreeMap<(VarId, VarId), Vec<(Relation, bool)>>>,
+    propagators: Arc<Vec<Arc<dyn Propagator>>>,
     network: OnceLock<Arc<Network>>,
 }
 
@@ -86,8 +88,8 @@ impl Model {
     pub fn add_named_var(&mut self, name: impl Into<String>, domain: Domain) -> VarId {
         self.network = OnceLock::new();
         let id = VarId(self.domains.len() as u32);
-        self.names.push(name.into());
-        self.domains.push(domain);
+        Arc::make_mut(&mut self.names).push(name.into());
+        Arc::make_mut(&mut self.domains).push(domain);
         self.fixed.push(None);
         id
     }
@@ -132,8 +134,11 @@ impl Model {
         }
         self.network = OnceLock::new();
         let (key, reversed) = if x < y { ((x, y), false) } else { ((y, x), true) };
-        self.pairs.entry(key).or_default().push((relation.clone(), reversed));
-        self.constraints.push(BinaryConstraint { x, y, relation });
+        Arc::make_mut(&mut self.pairs)
+            .entry(key)
+            .or_default()
+            .push((relation.clone(), reversed));
+        Arc::make_mut(&mut self.constraints).push(BinaryConstraint { x, y, relation });
         Ok(())
     }
 
@@ -177,7 +182,7 @@ impl Model {
     /// Adds a user-defined n-ary constraint.
     pub fn add_propagator(&mut self, propagator: impl Propagator + 'static) {
         self.network = OnceLock::new();
-        self.propagators.push(Arc::new(propagator));
+        Arc::make_mut(&mut self.propagators).push(Arc::new(propagator));
     }
 
     /// Number of variables.
@@ -259,7 +264,7 @@ impl Model {
                 return Some(format!("{} = {value} but it is fixed to {given}", self.name(var)));
             }
         }
-        for c in &self.constraints {
+        for c in self.constraints.iter() {
             let (a, b) = (values[c.x.index()], values[c.y.index()]);
             if !c.relation.holds(a, b) {
                 return Some(format!(
@@ -271,7 +276,7 @@ impl Model {
             }
         }
         let mut scratch = Vec::new();
-        for p in &self.propagators {
+        for p in self.propagators.iter() {
             scratch.clear();
             scratch.extend(p.variables().iter().map(|v| values[v.index()]));
             if !p.check(&scratch) {

@@ -88,6 +88,8 @@ pub(crate) struct Network {
     pub(crate) arcs: Vec<Arc>,
     pub(crate) adjacency: Rows<Adjacent>,
     pub(crate) watches: Rows<Watch>,
+    /// The initial domains, ready to be cloned into each search.
+    pub(crate) initial: Store,
 }
 
 impl Network {
@@ -129,10 +131,15 @@ impl Network {
                 });
             }
         }
+        let words: Vec<(i32, Vec<u64>)> = model
+            .vars()
+            .map(|v| (model.domain(v).base(), model.domain(v).words()))
+            .collect();
         Network {
             arcs,
             adjacency: Rows::from_lists(adjacency),
             watches: Rows::from_lists(watches),
+            initial: Store::new(words.iter().map(|(b, w)| (*b, w.as_slice()))),
         }
     }
 }

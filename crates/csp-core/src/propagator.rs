@@ -79,6 +79,13 @@ pub trait Propagator: Send + Sync {
         false
     }
 
+    /// Whether one run of [`Propagator::propagate`] on [`Event::Changed`] reaches the
+    /// propagator's own fixpoint, so that the engine need not wake it again for the
+    /// changes it made itself. Default: `false`.
+    fn is_idempotent(&self) -> bool {
+        false
+    }
+
     /// A short name for logs and statistics.
     fn name(&self) -> &str {
         "propagator"

@@ -100,8 +100,7 @@ impl<'m> Solver<'m> {
     pub fn new(model: &'m Model, config: SearchConfig) -> Result<Solver<'m>, ConfigError> {
         let network = model.network();
         let n = model.num_vars();
-        let words: Vec<(i32, Vec<u64>)> = model.vars().map(|v| (model.domain(v).base(), model.domain(v).words())).collect();
-        let store = Store::new(words.iter().map(|(b, w)| (*b, w.as_slice())));
+        let store = network.initial.clone();
         let props = model.propagators();
         let neighbours = (config.strategy.var_order == VarOrder::MrvDegree).then(|| {
             let lists: Vec<Vec<VarId>> = model.vars().map(|v| model.neighbours(v)).collect();
@@ -740,6 +739,12 @@ impl<'m> Solver<'m> {
     /// Schedules what depends on `var`'s domain: arcs `(z -> var)` for unassigned
     /// neighbours `z` other than `except`, and the propagators watching `var`.
     fn announce_change(&mut self, network: &Network, var: VarId, except: Option<VarId>) {
+        self.announce_change_from(network, var, except, None);
+    }
+
+    /// As [`Solver::announce_change`], for a change made by propagator `source` (which is
+    /// not woken by its own change when it is idempotent).
+    fn announce_change_from(&mut self, network: &Network, var: VarId, except: Option<VarId>, source: Option<u32>) {
         for adj in network.adjacency.row(var.index()) {
             if !self.assigned[adj.other.index()] && Some(adj.other) != except {
                 self.enqueue_arc(adj.in_arc);
@@ -752,7 +757,7 @@ impl<'m> Solver<'m> {
             if fixed && wake.on_fixed() {
                 self.prop_queue.push_back((watch.prop, watch.local));
             }
-            if wake.on_change() {
+            if wake.on_change() && (source != Some(watch.prop) || !self.props[p].is_idempotent()) {
                 self.enqueue_prop_change(p);
             }
         }
@@ -800,8 +805,9 @@ impl<'m> Solver<'m> {
                 if !self.run_propagator(p as usize, event) {
                     return false;
                 }
+                let source = (local == CHANGED).then_some(p);
                 while let Some(var) = self.changes.pop() {
-                    self.announce_change(network, var, None);
+                    self.announce_change_from(network, var, None, source);
                 }
             } else {
                 return true;

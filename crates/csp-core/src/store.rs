@@ -69,10 +69,13 @@ impl Store {
     /// The bit index of `value` in `var`'s domain, if it lies inside the domain's range.
     #[inline]
     fn bit_of(&self, var: VarId, value: i32) -> Option<usize> {
-        let offset = i64::from(value) - i64::from(self.base(var));
+        let offset = value.wrapping_sub(self.base(var)) as u32 as usize;
         let v = var.index();
-        let width = (self.word_start[v + 1] - self.word_start[v]) as i64 * 64;
-        (0..width).contains(&offset).then_some(offset as usize)
+        let width = (self.word_start[v + 1] - self.word_start[v]) as usize * 64;
+        // Values below the base wrap around to huge offsets and fail this test too, unless
+        // the subtraction overflowed i32: check that case exactly.
+        let exact = i64::from(value) - i64::from(self.base(var));
+        (offset < width && exact == offset as i64).then_some(offset)
     }
 
     #[inline]
@@ -234,8 +237,23 @@ impl Store {
     /// Reduces the domain to `{value}` (empty if `value` is not in it).
     /// Returns the number of values removed.
     pub(crate) fn fix(&mut self, var: VarId, value: i32) -> u32 {
-        let v = i64::from(value);
-        self.retain_range(var, v, v)
+        let v = var.index();
+        let (start, end) = (self.word_start[v] as usize, self.word_start[v + 1] as usize);
+        if end - start == 1 {
+            // One-word domains (every Sudoku up to 64x64): a single masked write.
+            let old = self.words[start];
+            let new = match self.bit_of(var, value) {
+                Some(bit) => old & (1u64 << bit),
+                None => 0,
+            };
+            if new == old {
+                return 0;
+            }
+            self.set_word(var, start, new);
+            return (old ^ new).count_ones();
+        }
+        let value = i64::from(value);
+        self.retain_range(var, value, value)
     }
 
     #[inline]
