@@ -40,9 +40,13 @@ pub struct LimitArgs {
 
 /// Parses a positive number of seconds.
 pub fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let secs: f64 = text.parse().map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    let secs: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
     if !secs.is_finite() || secs <= 0.0 {
-        return Err(format!("the timeout must be a positive number of seconds, got `{text}`"));
+        return Err(format!(
+            "the timeout must be a positive number of seconds, got `{text}`"
+        ));
     }
     Ok(Duration::from_secs_f64(secs))
 }
@@ -54,7 +58,11 @@ pub fn parse_restarts(text: &str) -> Result<Option<Restarts>, String> {
     let num = |p: Option<&str>, default: f64| -> Result<f64, String> {
         match p {
             None => Ok(default),
-            Some(t) => t.parse::<f64>().ok().filter(|x| *x > 0.0).ok_or_else(|| format!("`{t}` is not a positive number")),
+            Some(t) => t
+                .parse::<f64>()
+                .ok()
+                .filter(|x| *x > 0.0)
+                .ok_or_else(|| format!("`{t}` is not a positive number")),
         }
     };
     let policy = match kind {
@@ -66,7 +74,11 @@ pub fn parse_restarts(text: &str) -> Result<Option<Restarts>, String> {
             first: num(parts.next(), 100.0)? as u64,
             factor: num(parts.next(), 1.5)?.max(1.0),
         }),
-        _ => return Err(format!("unknown restart policy `{text}`, expected none, luby[:SCALE] or geometric[:FIRST[:FACTOR]]")),
+        _ => {
+            return Err(format!(
+                "unknown restart policy `{text}`, expected none, luby[:SCALE] or geometric[:FIRST[:FACTOR]]"
+            ));
+        }
     };
     if parts.next().is_some() {
         return Err(format!("too many parts in restart policy `{text}`"));

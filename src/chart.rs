@@ -12,7 +12,9 @@ const TOP: f64 = 50.0;
 
 /// Escapes text for SVG.
 fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// Horizontal bars of mean nodes per puzzle on a log scale, one per contender; bars of

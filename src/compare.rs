@@ -61,13 +61,20 @@ fn contenders(args: &CompareArgs) -> Result<Vec<Contender>, CliError> {
         if s == "textbook" {
             strategies.extend(Strategy::textbook());
         } else {
-            strategies.push(s.parse().map_err(|e: csp_core::ParseNameError| usage(e.to_string()))?);
+            strategies.push(
+                s.parse()
+                    .map_err(|e: csp_core::ParseNameError| usage(e.to_string()))?,
+            );
         }
     }
     if args.models.is_empty() && strategies.is_empty() {
         return Ok(default_contenders());
     }
-    let models = if args.models.is_empty() { vec![ModelKind::Pairwise] } else { args.models.clone() };
+    let models = if args.models.is_empty() {
+        vec![ModelKind::Pairwise]
+    } else {
+        args.models.clone()
+    };
     let mut out = Vec::new();
     for model in models {
         let chosen = match (strategies.is_empty(), model) {
@@ -120,14 +127,23 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
             },
         )?;
         let summary = summarise(contender, &reports);
-        log::info!("{}: {} of {} solved", summary.contender, summary.solved, summary.puzzles);
+        log::info!(
+            "{}: {} of {} solved",
+            summary.contender,
+            summary.solved,
+            summary.puzzles
+        );
         summaries.push(summary);
     }
     let mut out = std::io::stdout().lock();
     let written = match args.format {
         CompareFormat::Table => write_table(&mut out, &summaries),
         CompareFormat::Csv => write_csv(&mut out, &summaries),
-        CompareFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&summaries).expect("plain data")),
+        CompareFormat::Json => writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&summaries).expect("plain data")
+        ),
     };
     written.map_err(|source| CliError::Io {
         context: "cannot write the results".into(),

@@ -1,9 +1,18 @@
-//! `csp queens`: n-queens commands.
+//! `csp queens`: n-queens commands. Parsing, I/O and formatting only; the work is done
+//! by `csp-queens` and `csp-core`.
+//!
+//! Exit codes: 0 solved (or counted at least one solution), 1 no solution or a limit
+//! was reached, 2 bad arguments (n = 0, n too large for the method, a bad number).
 
-use clap::{Args, Subcommand};
+use std::io::{BufWriter, Write};
 
-use crate::CliError;
-use crate::args::{LimitArgs, StrategyArgs};
+use clap::{Args, Subcommand, ValueEnum};
+use csp_core::{MinConflicts, Outcome, SearchConfig, Stats};
+use csp_queens::{CountOptions, CountReport, Encoding, LocalReport, QueensError, SolveReport};
+use serde_json::{Map, Value, json};
+
+use crate::args::{LimitArgs, StrategyArgs, parse_restarts, usage};
+use crate::{CliError, EXIT_OK, EXIT_UNSOLVED};
 
 /// Arguments of `csp queens`.
 #[derive(Args)]
@@ -12,22 +21,381 @@ pub struct QueensArgs {
     command: QueensCommand,
 }
 
+/// Output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// The rows, the board for n <= 40, then `name=value` statistics.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+/// Options shared by `solve` and `count`.
+#[derive(Args, Clone, Debug)]
+struct SearchArgs {
+    /// Board size (number of queens).
+    #[arg(value_parser = parse_size, allow_hyphen_values = true)]
+    n: usize,
+    #[command(flatten)]
+    strategy: StrategyArgs,
+    /// Model: pairwise (binary constraints, n <= 2000), alldiff (three all-different
+    /// constraints) or alldiff:value|hidden|gac. Default: alldiff, or pairwise when
+    /// --var, --val or --inference is given (the textbook setting).
+    #[arg(long, value_name = "MODEL")]
+    model: Option<String>,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
 #[derive(Subcommand)]
 enum QueensCommand {
-    /// Find one solution.
+    /// Find one solution by systematic search.
+    ///
+    /// Without --var, --val or --inference the default strategy runs: the alldiff model,
+    /// mrv/random/fc with random tie-breaks and Luby restarts (unit run of n nodes). With
+    /// any of them, the textbook setting: the pairwise model, the other parts from
+    /// mrv/asc/fc, ties to the lowest index, no restarts (node counts as in the textbook).
     Solve {
-        /// Board size.
-        n: u64,
         #[command(flatten)]
-        strategy: StrategyArgs,
-        #[command(flatten)]
-        limits: LimitArgs,
+        search: SearchArgs,
+        /// Restarts: none, luby[:SCALE] or geometric[:FIRST[:FACTOR]].
+        #[arg(long, value_name = "POLICY")]
+        restarts: Option<String>,
+        /// Re-check the solution independently of the solver.
+        #[arg(long)]
+        verify: bool,
     },
+    /// Count every solution (n <= 20). `nodes` counts the whole enumeration.
+    Count {
+        #[command(flatten)]
+        search: SearchArgs,
+        /// Exploit the mirror symmetry: first column's queen in the top half (counted
+        /// twice) or the middle row. Node counts refer to this reduced search.
+        #[arg(long)]
+        symmetry: bool,
+        /// Also count the solutions distinct up to rotations and reflections.
+        #[arg(long)]
+        distinct: bool,
+    },
+    /// Min-conflicts local search (n <= 100,000,000).
+    Local {
+        /// Board size (number of queens).
+        #[arg(value_parser = parse_size, allow_hyphen_values = true)]
+        n: usize,
+        /// Seed of the random choices.
+        #[arg(long, value_name = "S", default_value_t = 0)]
+        seed: u64,
+        /// Give up after this many steps.
+        #[arg(long, value_name = "K", default_value_t = 10_000_000)]
+        max_steps: u64,
+        /// Start from a fresh greedy assignment after this many steps without a solution.
+        #[arg(long, value_name = "K")]
+        restart_after: Option<u64>,
+        /// Stop after this many seconds (fractions allowed).
+        #[arg(long, value_name = "SECONDS", value_parser = crate::args::parse_seconds)]
+        timeout: Option<std::time::Duration>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Re-check the solution independently of the solver.
+        #[arg(long)]
+        verify: bool,
+    },
+}
+
+/// Parses a board size: a whole number (0 is rejected later with its own message).
+fn parse_size(text: &str) -> Result<usize, String> {
+    if text.starts_with('-') && text[1..].parse::<u64>().is_ok() {
+        return Err(format!("the board size must be positive, got {text}"));
+    }
+    text.parse::<usize>()
+        .map_err(|_| format!("`{text}` is not a board size (a positive whole number)"))
 }
 
 /// Runs `csp queens`.
 pub fn run(args: QueensArgs) -> Result<u8, CliError> {
     match args.command {
-        QueensCommand::Solve { .. } => Err(CliError::Failed("not yet".into())),
+        QueensCommand::Solve {
+            search,
+            restarts,
+            verify,
+        } => solve(&search, restarts.as_deref(), verify),
+        QueensCommand::Count {
+            search,
+            symmetry,
+            distinct,
+        } => count(&search, CountOptions { symmetry, distinct }),
+        QueensCommand::Local {
+            n,
+            seed,
+            max_steps,
+            restart_after,
+            timeout,
+            format,
+            verify,
+        } => {
+            let config = MinConflicts {
+                max_steps,
+                restart_after,
+                seed,
+                time: timeout,
+                cancel: None,
+            };
+            local(n, &config, format, verify)
+        }
     }
+}
+
+fn queens_error(err: QueensError) -> CliError {
+    usage(err.to_string())
+}
+
+/// Whether the user chose the strategy's parts (the textbook setting).
+fn textbook(strategy: &StrategyArgs) -> bool {
+    strategy.var_order.is_some() || strategy.value_order.is_some() || strategy.inference.is_some()
+}
+
+/// The encoding and configuration `solve` or `count` runs with.
+fn setup(
+    search: &SearchArgs,
+    default: (Encoding, SearchConfig),
+) -> Result<(Encoding, SearchConfig), CliError> {
+    let (default_encoding, default_config) = default;
+    let explicit = textbook(&search.strategy);
+    let encoding = match &search.model {
+        Some(text) => text.parse::<Encoding>().map_err(queens_error)?,
+        None if explicit && search.n <= csp_queens::MAX_PAIRWISE_N => Encoding::Pairwise,
+        None => default_encoding,
+    };
+    let mut config = search.strategy.config(default_config.strategy, &search.limits);
+    if !explicit {
+        config.tie_break = search.strategy.tie_break.unwrap_or(default_config.tie_break);
+        config.restarts = default_config.restarts;
+    }
+    if search.n > encoding.max_n() {
+        return Err(usage(format!(
+            "n = {} is too large for the {encoding} model (at most {}); try --model alldiff or `csp queens local`",
+            search.n,
+            encoding.max_n()
+        )));
+    }
+    Ok((encoding, config))
+}
+
+fn restarts_name(config: &SearchConfig) -> String {
+    match config.restarts {
+        None => "none".to_string(),
+        Some(csp_core::Restarts::Luby { scale }) => format!("luby:{scale}"),
+        Some(csp_core::Restarts::Geometric { first, factor }) => format!("geometric:{first}:{factor}"),
+    }
+}
+
+/// The statistics as a JSON map, with `extra` entries first.
+fn stats_json(extra: Value, stats: &Stats) -> Value {
+    let mut map: Map<String, Value> = match extra {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    if let Ok(Value::Object(s)) = serde_json::to_value(stats) {
+        map.extend(s);
+    }
+    Value::Object(map)
+}
+
+fn write_out(text: &str) -> Result<(), CliError> {
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    out.write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .map_err(|source| CliError::Io {
+            context: "writing the answer".into(),
+            source,
+        })
+}
+
+fn write_json(value: &Value) -> Result<(), CliError> {
+    let mut text = serde_json::to_string(value).map_err(|e| CliError::Failed(e.to_string()))?;
+    text.push('\n');
+    write_out(&text)
+}
+
+/// The solution as text: the rows, then the board for n <= 40.
+fn solution_text(rows: &[u32]) -> String {
+    let mut text = format!("rows: {}\n", csp_queens::rows_line(rows));
+    if let Some(board) = csp_queens::board(rows) {
+        text.push_str(&board);
+    }
+    text
+}
+
+/// Checks `rows` with the independent checker when asked.
+fn check(rows: Option<&[u32]>, verify: bool) -> Result<Option<bool>, CliError> {
+    match (rows, verify) {
+        (Some(rows), true) => {
+            csp_queens::verify(rows).map_err(|e| CliError::Failed(format!("verification failed: {e}")))?;
+            Ok(Some(true))
+        }
+        _ => Ok(None),
+    }
+}
+
+fn solve(search: &SearchArgs, restarts: Option<&str>, verify: bool) -> Result<u8, CliError> {
+    let n = search.n;
+    if n == 0 {
+        return Err(queens_error(QueensError::EmptyBoard));
+    }
+    let (encoding, mut config) = setup(search, csp_queens::default_solve(n))?;
+    if let Some(text) = restarts {
+        config.restarts = parse_restarts(text).map_err(usage)?;
+    }
+    let SolveReport { outcome, stats } =
+        csp_queens::solve(n, encoding, config.clone()).map_err(queens_error)?;
+    let rows: Option<Vec<u32>> = outcome.solution().map(|s| s.iter().map(|&r| r as u32).collect());
+    let verified = check(rows.as_deref(), verify)?;
+    let limit = match &outcome {
+        Outcome::Limit(kind) => Some(*kind),
+        _ => None,
+    };
+    match search.format {
+        Format::Json => write_json(&stats_json(
+            json!({
+                "n": n,
+                "status": outcome.status(),
+                "solution": rows,
+                "strategy": config.strategy.to_string(),
+                "model": encoding.to_string(),
+                "tie_break": config.tie_break.to_string(),
+                "restart_policy": restarts_name(&config),
+                "seed": config.seed,
+                "limit": limit,
+                "verified": verified,
+            }),
+            &stats,
+        ))?,
+        Format::Text => {
+            let mut text = match (&rows, limit) {
+                (Some(rows), _) => solution_text(rows),
+                (None, Some(kind)) => format!("no answer: {kind}\n"),
+                (None, None) => "no solution\n".to_string(),
+            };
+            text.push_str(&format!(
+                "status={}\nn={n}\nstrategy={}\nmodel={encoding}\ntie_break={}\nrestart_policy={}\nseed={}\n",
+                outcome.status(),
+                config.strategy,
+                config.tie_break,
+                restarts_name(&config),
+                config.seed
+            ));
+            if let Some(v) = verified {
+                text.push_str(&format!("verified={v}\n"));
+            }
+            text.push_str(&format!("{stats}\n"));
+            write_out(&text)?;
+        }
+    }
+    Ok(if rows.is_some() { EXIT_OK } else { EXIT_UNSOLVED })
+}
+
+fn count(search: &SearchArgs, options: CountOptions) -> Result<u8, CliError> {
+    let n = search.n;
+    if n == 0 {
+        return Err(queens_error(QueensError::EmptyBoard));
+    }
+    if n > csp_queens::MAX_COUNT_N {
+        return Err(queens_error(QueensError::TooLarge {
+            n,
+            max: csp_queens::MAX_COUNT_N,
+            method: "counting",
+        }));
+    }
+    let (encoding, mut config) = setup(search, csp_queens::default_count())?;
+    config.restarts = None;
+    let report: CountReport =
+        csp_queens::count(n, encoding, config.clone(), options).map_err(queens_error)?;
+    let status = match (report.complete, report.solutions) {
+        (false, _) => "limit",
+        (true, 0) => "unsatisfiable",
+        (true, _) => "solved",
+    };
+    match search.format {
+        Format::Json => write_json(&stats_json(
+            json!({
+                "n": n,
+                "status": status,
+                "solution": Value::Null,
+                "solutions": report.solutions,
+                "distinct": report.distinct,
+                "complete": report.complete,
+                "symmetry": options.symmetry,
+                "strategy": config.strategy.to_string(),
+                "model": encoding.to_string(),
+                "tie_break": config.tie_break.to_string(),
+                "limit": report.limit,
+            }),
+            &report.stats,
+        ))?,
+        Format::Text => {
+            let mut text = match report.limit {
+                Some(kind) => format!("solutions: at least {} ({kind})\n", report.solutions),
+                None => format!("solutions: {}\n", report.solutions),
+            };
+            if let Some(d) = report.distinct {
+                text.push_str(&format!("distinct: {d}\n"));
+            }
+            text.push_str(&format!(
+                "status={status}\nn={n}\nstrategy={}\nmodel={encoding}\nsymmetry={}\n{}\n",
+                config.strategy, options.symmetry, report.stats
+            ));
+            write_out(&text)?;
+        }
+    }
+    Ok(if status == "solved" {
+        EXIT_OK
+    } else {
+        EXIT_UNSOLVED
+    })
+}
+
+fn local(n: usize, config: &MinConflicts, format: Format, verify: bool) -> Result<u8, CliError> {
+    let LocalReport {
+        status, rows, stats, ..
+    } = csp_queens::local_search(n, config).map_err(queens_error)?;
+    let verified = check(rows.as_deref(), verify)?;
+    match format {
+        Format::Json => {
+            let mut value = json!({
+                "n": n,
+                "status": status,
+                "solution": rows,
+                "strategy": "min-conflicts",
+                "seed": config.seed,
+                "max_steps": config.max_steps,
+                "verified": verified,
+            });
+            if let (Value::Object(map), Ok(Value::Object(s))) = (&mut value, serde_json::to_value(&stats)) {
+                map.extend(s);
+            }
+            write_json(&value)?;
+        }
+        Format::Text => {
+            let mut text = match &rows {
+                Some(rows) => solution_text(rows),
+                None if status == "unsatisfiable" => "no solution\n".to_string(),
+                None => "no answer: step or time limit reached\n".to_string(),
+            };
+            text.push_str(&format!(
+                "status={status}\nn={n}\nstrategy=min-conflicts\nseed={}\nmax_steps={}\n",
+                config.seed, config.max_steps
+            ));
+            if let Some(v) = verified {
+                text.push_str(&format!("verified={v}\n"));
+            }
+            text.push_str(&format!("{stats}\n"));
+            write_out(&text)?;
+        }
+    }
+    Ok(if rows.is_some() { EXIT_OK } else { EXIT_UNSOLVED })
 }

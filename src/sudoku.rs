@@ -228,7 +228,11 @@ fn write_solve(
                     stats: &empty,
                 },
             };
-            writeln!(out, "{}", serde_json::to_string(&record).expect("plain data serialises"))
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string(&record).expect("plain data serialises")
+            )
         }
         SolveFormat::Line | SolveFormat::Grid => match result {
             Ok(SolveReport {
@@ -316,7 +320,11 @@ fn write_count(
                     error: Some(e.to_string()),
                 },
             };
-            writeln!(out, "{}", serde_json::to_string(&record).expect("plain data serialises"))
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string(&record).expect("plain data serialises")
+            )
         }
         CountFormat::Line => match result {
             Ok(r) if r.status == Status::Limit => writeln!(
@@ -353,7 +361,12 @@ impl Tally {
         let secs = started.elapsed().as_secs_f64();
         let rate = if secs > 0.0 { self.total as f64 / secs } else { 0.0 };
         let mut parts = vec![format!("{} {verb}", self.count(Status::Solved))];
-        for status in [Status::Capped, Status::Unsatisfiable, Status::Limit, Status::Error] {
+        for status in [
+            Status::Capped,
+            Status::Unsatisfiable,
+            Status::Limit,
+            Status::Error,
+        ] {
             if self.count(status) > 0 || matches!(status, Status::Unsatisfiable | Status::Error) {
                 parts.push(format!("{} {}", self.count(status), status.name()));
             }
@@ -366,9 +379,19 @@ impl Tally {
     }
 
     fn exit_code(&self, ok: impl Fn(Status) -> bool) -> u8 {
-        let all_ok = [Status::Solved, Status::Unsatisfiable, Status::Capped, Status::Limit, Status::Error]
-            .into_iter()
-            .all(|s| self.count(s) == 0 || ok(s));
-        if all_ok && self.count(Status::Error) == 0 { EXIT_OK } else { EXIT_UNSOLVED }
+        let all_ok = [
+            Status::Solved,
+            Status::Unsatisfiable,
+            Status::Capped,
+            Status::Limit,
+            Status::Error,
+        ]
+        .into_iter()
+        .all(|s| self.count(s) == 0 || ok(s));
+        if all_ok && self.count(Status::Error) == 0 {
+            EXIT_OK
+        } else {
+            EXIT_UNSOLVED
+        }
     }
 }

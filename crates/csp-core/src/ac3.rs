@@ -38,7 +38,8 @@ pub struct Ac3Report {
 /// assert_eq!(report.domains[0].as_ref().unwrap().values().collect::<Vec<_>>(), vec![1, 2]);
 /// ```
 pub fn ac3(model: &Model) -> Ac3Report {
-    let config = SearchConfig::with_strategy(Strategy::new(VarOrder::Static, ValueOrder::Asc, Inference::Mac));
+    let config =
+        SearchConfig::with_strategy(Strategy::new(VarOrder::Static, ValueOrder::Asc, Inference::Mac));
     let mut solver = Solver::new(model, config).expect("AC-3 needs no restarts");
     let consistent = solver.propagate_only();
     let stats = solver.stats();

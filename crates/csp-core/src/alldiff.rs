@@ -4,7 +4,6 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
-use smallvec::SmallVec;
 
 use crate::alldiff_gac;
 use crate::error::ParseNameError;
@@ -49,11 +48,14 @@ impl fmt::Display for Strength {
 impl FromStr for Strength {
     type Err = ParseNameError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Strength::ALL.into_iter().find(|x| x.name() == s).ok_or_else(|| ParseNameError {
-            kind: "all-different strength",
-            found: s.to_string(),
-            expected: "value, hidden, gac",
-        })
+        Strength::ALL
+            .into_iter()
+            .find(|x| x.name() == s)
+            .ok_or_else(|| ParseNameError {
+                kind: "all-different strength",
+                found: s.to_string(),
+                expected: "value, hidden, gac",
+            })
     }
 }
 
@@ -119,19 +121,22 @@ impl AllDifferent {
         };
         // The bit-parallel path: plain views whose domains are one word at one base.
         // Domains are read once, reduced locally, and written back once.
+        let k = self.vars.len();
         let base = ctx.base(*first);
-        let mut doms: SmallVec<[u64; 64]> = SmallVec::with_capacity(self.vars.len());
-        for &v in &self.vars {
+        if !self.plain || k > 64 {
+            return self.singles_general(ctx);
+        }
+        let (mut doms, mut original) = ([0u64; 64], [0u64; 64]);
+        for (i, &v) in self.vars.iter().enumerate() {
             match ctx.bits(v) {
-                [word] if self.plain && ctx.base(v) == base => doms.push(*word),
+                [word] if ctx.base(v) == base => (doms[i], original[i]) = (*word, *word),
                 _ => return self.singles_general(ctx),
             }
         }
-        let original = doms.clone();
-        singles_on_words(&mut doms)?;
-        for ((&v, &new), &old) in self.vars.iter().zip(&doms).zip(&original) {
-            if new != old {
-                ctx.retain_bits(v, &[new])?;
+        singles_on_words(&mut doms[..k])?;
+        for (i, &v) in self.vars.iter().enumerate() {
+            if doms[i] != original[i] {
+                ctx.retain_bits(v, &[doms[i]])?;
             }
         }
         Ok(())
@@ -139,7 +144,8 @@ impl AllDifferent {
 
     /// [`AllDifferent::singles`] for views of any width and offset.
     fn singles_general(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
-        let total = |ctx: &PropagationContext<'_>| self.vars.iter().map(|&v| u64::from(ctx.size(v))).sum::<u64>();
+        let total =
+            |ctx: &PropagationContext<'_>| self.vars.iter().map(|&v| u64::from(ctx.size(v))).sum::<u64>();
         loop {
             let before = total(ctx);
             for local in 0..self.vars.len() {

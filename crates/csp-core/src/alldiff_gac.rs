@@ -11,11 +11,15 @@
 //!
 //! Two implementations of the same algorithm:
 //! - [`filter_word`], bit-parallel, when all views fit in one 64-value window and every
-//!   domain is one word (Sudoku units up to 64x64, n-queens diagonals up to n = 32).
-//!   Everything lives in fixed arrays on the stack.
-//! - [`Scratch::filter`] for everything else: view values are mapped to dense indices,
-//!   and every buffer lives in a thread-local [`Scratch`] that is cleared and reused, so
-//!   a call allocates nothing once the buffers have grown.
+//!   domain is one word (Sudoku units up to 64x64, n-queens diagonals up to n = 32):
+//!   the hot path of GAC Sudoku. Fixed views are set aside first, the matching is found
+//!   with augmenting paths over `u64` masks, and the components come from
+//!   forward-backward closures on bit masks. Everything lives in fixed arrays on the
+//!   stack.
+//! - [`Scratch::filter`] for everything else: view values are mapped to dense indices
+//!   (a direct table when they span a small range, else sorted), components come from
+//!   an iterative Tarjan, and every buffer lives in a thread-local [`Scratch`] that is
+//!   cleared and reused, so a call allocates nothing once the buffers have grown.
 //!
 //! The matching is computed from scratch on every call (greedy, singletons first, then
 //! augmenting paths): the propagator keeps no state between calls, so backtracking
@@ -32,14 +36,22 @@ const NONE: u32 = u32::MAX;
 /// Hidden singles under the pigeonhole condition, for any domains: when the views
 /// cover exactly as many values as there are variables, a value held by one view
 /// only must be taken by it.
-pub(crate) fn hidden_singles_general(vars: &[VarId], offsets: &[i32], ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+pub(crate) fn hidden_singles_general(
+    vars: &[VarId],
+    offsets: &[i32],
+    ctx: &mut PropagationContext<'_>,
+) -> Result<(), Conflict> {
     with_scratch(|scratch| scratch.hidden_singles(vars, offsets, ctx))
 }
 
 /// Generalised arc consistency for all-different over the views `vars[i] + offsets[i]`:
 /// removes every value that belongs to no solution of the constraint on its own, and
 /// reports [`Conflict`] when no solution is left.
-pub(crate) fn filter(vars: &[VarId], offsets: &[i32], ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+pub(crate) fn filter(
+    vars: &[VarId],
+    offsets: &[i32],
+    ctx: &mut PropagationContext<'_>,
+) -> Result<(), Conflict> {
     if vars.is_empty() {
         return Ok(());
     }
@@ -76,7 +88,11 @@ fn word_window(vars: &[VarId], offsets: &[i32], ctx: &PropagationContext<'_>) ->
         lo = lo.min(start + i64::from(word.trailing_zeros()));
         hi = hi.max(start + 63 - i64::from(word.leading_zeros()));
     }
-    if hi - lo < 64 { Window::Fits(lo) } else { Window::TooWide }
+    if hi - lo < 64 {
+        Window::Fits(lo)
+    } else {
+        Window::TooWide
+    }
 }
 
 /// Shifts a domain word into the view window (`shift` = first value of the word's
@@ -93,20 +109,68 @@ fn from_window(mask: u64, shift: i64) -> u64 {
 }
 
 /// Régin's GAC when every domain is one word and every view value lies in
-/// `lo..lo + 64`: variables and values are bits of `u64` masks. Allocation-free.
-fn filter_word(vars: &[VarId], offsets: &[i32], lo: i64, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
-    let n = vars.len();
-    if n > 64 {
+/// `lo..lo + 64`: variables and values are bits of `u64` masks, and all state is in
+/// fixed arrays on the stack (sized for `vars.len()`, so a 9-cell unit does not clear
+/// arrays for 64).
+fn filter_word(
+    vars: &[VarId],
+    offsets: &[i32],
+    lo: i64,
+    ctx: &mut PropagationContext<'_>,
+) -> Result<(), Conflict> {
+    match vars.len() {
+        0..=16 => filter_word_n::<16>(vars, offsets, lo, ctx),
+        17..=64 => filter_word_n::<64>(vars, offsets, lo, ctx),
         // More variables than the 64 values of the window.
-        return Err(Conflict);
+        _ => Err(Conflict),
     }
-    // dom[i]: the view values of variable i, bit k standing for lo + k.
-    let mut dom = [0u64; 64];
-    let mut union = 0u64;
+}
+
+/// [`filter_word`] for at most `N <= 64` variables.
+///
+/// Fixed views (one value left) are set aside first: their values leave every other
+/// view, and the matching and the residual graph are built on the open views only (in a
+/// Sudoku unit late in the search, most cells are fixed).
+fn filter_word_n<const N: usize>(
+    vars: &[VarId],
+    offsets: &[i32],
+    lo: i64,
+    ctx: &mut PropagationContext<'_>,
+) -> Result<(), Conflict> {
+    let mut fixed_vals = 0u64;
+    // The open views: position in `vars`, shift into the window, values before and
+    // after removing the fixed values (bit k = value lo + k).
+    let mut position = [0u8; N];
+    let mut shift = [0i8; N];
+    let mut before = [0u64; N];
+    let mut dom = [0u64; N];
+    let mut n = 0usize;
     for (i, (&var, &offset)) in vars.iter().zip(offsets).enumerate() {
-        let shift = i64::from(ctx.base(var)) + i64::from(offset) - lo;
-        dom[i] = to_window(ctx.bits(var)[0], shift);
-        union |= dom[i];
+        // In -63..=63: every value of the view lies in the window.
+        let s = i64::from(ctx.base(var)) + i64::from(offset) - lo;
+        let w = to_window(ctx.bits(var)[0], s);
+        if w & (w - 1) == 0 {
+            if fixed_vals & w != 0 {
+                return Err(Conflict); // two views fixed to one value
+            }
+            fixed_vals |= w;
+        } else {
+            position[n] = i as u8;
+            shift[n] = s as i8;
+            before[n] = w;
+            n += 1;
+        }
+    }
+    if n == 0 {
+        return Ok(());
+    }
+    let mut union = 0u64;
+    for k in 0..n {
+        dom[k] = before[k] & !fixed_vals;
+        if dom[k] == 0 {
+            return Err(Conflict);
+        }
+        union |= dom[k];
     }
     if (union.count_ones() as usize) < n {
         return Err(Conflict);
@@ -114,63 +178,68 @@ fn filter_word(vars: &[VarId], offsets: &[i32], lo: i64, ctx: &mut PropagationCo
     let all_vars = if n == 64 { !0 } else { (1u64 << n) - 1 };
 
     // Maximum matching: greedy (single values first), then augmenting paths.
-    let mut var_val = [0u8; 64];
+    let mut var_val = [0u8; N];
     let mut val_var = [0u8; 64];
     let mut used = 0u64;
     let mut unmatched = 0u64;
     for singles in [true, false] {
-        for i in 0..n {
-            if (dom[i].count_ones() == 1) != singles {
+        for k in 0..n {
+            if (dom[k] & (dom[k] - 1) == 0) != singles {
                 continue;
             }
-            let free = dom[i] & !used;
+            let free = dom[k] & !used;
             if free == 0 {
-                unmatched |= 1 << i;
+                unmatched |= 1 << k;
                 continue;
             }
             let b = free.trailing_zeros() as usize;
-            var_val[i] = b as u8;
-            val_var[b] = i as u8;
+            var_val[k] = b as u8;
+            val_var[b] = k as u8;
             used |= 1 << b;
         }
     }
     while unmatched != 0 {
         let root = unmatched.trailing_zeros() as usize;
         unmatched &= unmatched - 1;
-        if !augment_word(root, &dom, &mut var_val, &mut val_var, &mut used) {
+        if !augment_word(root, &dom[..n], &mut var_val[..n], &mut val_var, &mut used) {
             return Err(Conflict);
         }
     }
 
-    // holders[b]: the variables whose view can take value b.
-    let mut holders = [0u64; 64];
-    for (i, &d) in dom.iter().enumerate().take(n) {
-        let mut d = d;
+    // The residual graph on variables: x -> y when y's matched value is in x's view
+    // (the alternating path x -> value -> y). succ[x] and preds[y] hold its edges.
+    let mut succ = [0u64; N];
+    let mut preds = [0u64; N];
+    for x in 0..n {
+        let mut d = dom[x] & used & !(1 << var_val[x]);
+        let mut s = 0u64;
         while d != 0 {
-            holders[d.trailing_zeros() as usize] |= 1 << i;
+            s |= 1 << val_var[d.trailing_zeros() as usize];
             d &= d - 1;
+        }
+        succ[x] = s;
+        while s != 0 {
+            preds[s.trailing_zeros() as usize] |= 1 << x;
+            s &= s - 1;
         }
     }
 
     // Variables whose matched value reaches a free value along an alternating path:
-    // first those holding a free value, then backwards through matched values.
+    // those holding a free value, then backwards through the residual graph.
     let free_vals = union & !used;
     let mut reached = 0u64;
-    let mut f = free_vals;
-    while f != 0 {
-        reached |= holders[f.trailing_zeros() as usize];
-        f &= f - 1;
-    }
-    let mut pending = reached;
-    while pending != 0 {
-        let x = pending.trailing_zeros() as usize;
-        pending &= pending - 1;
-        let new = holders[var_val[x] as usize] & !reached;
-        reached |= new;
-        pending |= new;
-    }
-    if reached == all_vars {
-        return Ok(()); // every value of every view reaches a free value: nothing to remove
+    if free_vals != 0 {
+        for (k, &d) in dom[..n].iter().enumerate() {
+            reached |= u64::from(d & free_vals != 0) << k;
+        }
+        let mut pending = reached;
+        while pending != 0 {
+            let y = pending.trailing_zeros() as usize;
+            pending &= pending - 1;
+            let new = preds[y] & !reached;
+            reached |= new;
+            pending |= new;
+        }
     }
     let mut reach_vals = free_vals;
     let mut r = reached;
@@ -179,29 +248,54 @@ fn filter_word(vars: &[VarId], offsets: &[i32], lo: i64, ctx: &mut PropagationCo
         r &= r - 1;
     }
 
-    // Strongly connected components among the other variables. An SCC never mixes
-    // reached and unreached variables, so the induced subgraph suffices. The graph is
-    // taken reversed (x -> y when y's matched value is in x's view becomes y -> x),
-    // which has the same components and whose edges are a mask lookup.
-    let rest = all_vars & !reached;
-    let mut preds = [0u64; 64];
-    let mut r = rest;
-    while r != 0 {
-        let y = r.trailing_zeros() as usize;
-        r &= r - 1;
-        preds[y] = holders[var_val[y] as usize] & rest & !(1 << y);
+    // Strongly connected components of the other variables (a cycle never leaves them,
+    // or they would be reached), by forward-backward closures on bit masks: the
+    // component of v is what v reaches and what reaches v. scc_vals[x]: the matched
+    // values of x's component.
+    let mut scc_vals = [0u64; N];
+    let mut remaining = all_vars & !reached;
+    while remaining != 0 {
+        let v = remaining.trailing_zeros() as usize;
+        let mut forward = 1u64 << v;
+        let mut frontier = forward;
+        while frontier != 0 {
+            let x = frontier.trailing_zeros() as usize;
+            frontier &= frontier - 1;
+            let new = succ[x] & remaining & !forward;
+            forward |= new;
+            frontier |= new;
+        }
+        let mut component = 1u64 << v;
+        let mut frontier = component;
+        while frontier != 0 {
+            let x = frontier.trailing_zeros() as usize;
+            frontier &= frontier - 1;
+            let new = preds[x] & forward & !component;
+            component |= new;
+            frontier |= new;
+        }
+        remaining &= !component;
+        let mut vals = 0u64;
+        let mut c = component;
+        while c != 0 {
+            vals |= 1 << var_val[c.trailing_zeros() as usize];
+            c &= c - 1;
+        }
+        let mut c = component;
+        while c != 0 {
+            scc_vals[c.trailing_zeros() as usize] = vals;
+            c &= c - 1;
+        }
     }
-    let mut scc_vals = [0u64; 64];
-    tarjan_word(rest, &preds, &var_val, &mut scc_vals);
 
-    // Keep the matched value, values reaching a free value, and values matched inside
-    // the variable's own component.
-    for (i, (&var, &offset)) in vars.iter().zip(offsets).enumerate() {
-        let allowed = reach_vals | if rest >> i & 1 == 1 { scc_vals[i] } else { 1 << var_val[i] };
-        let kept = dom[i] & allowed;
-        if kept != dom[i] {
-            let shift = i64::from(ctx.base(var)) + i64::from(offset) - lo;
-            ctx.retain_bits(var, &[from_window(kept, shift)])?;
+    // Keep the matched value, the values that reach a free value, and the values
+    // matched inside the variable's own component; fixed values are gone already.
+    for k in 0..n {
+        let allowed = reach_vals | scc_vals[k] | 1 << var_val[k];
+        let kept = dom[k] & allowed;
+        if kept != before[k] {
+            let i = position[k] as usize;
+            ctx.retain_bits(vars[i], &[from_window(kept, i64::from(shift[k]))])?;
         }
     }
     Ok(())
@@ -209,7 +303,13 @@ fn filter_word(vars: &[VarId], offsets: &[i32], lo: i64, ctx: &mut PropagationCo
 
 /// Extends the matching to the unmatched variable `root` by a breadth-first search for
 /// an augmenting path. Returns `false` if there is none.
-fn augment_word(root: usize, dom: &[u64; 64], var_val: &mut [u8; 64], val_var: &mut [u8; 64], used: &mut u64) -> bool {
+fn augment_word(
+    root: usize,
+    dom: &[u64],
+    var_val: &mut [u8],
+    val_var: &mut [u8; 64],
+    used: &mut u64,
+) -> bool {
     // parent[b]: the variable from which value b was reached.
     let mut parent = [0u8; 64];
     // Each variable enters the queue at most once (through its matched value).
@@ -248,82 +348,6 @@ fn augment_word(root: usize, dom: &[u64; 64], var_val: &mut [u8; 64], val_var: &
         }
     }
     false
-}
-
-/// Tarjan's algorithm, iterative, on the variables in `nodes` with successor masks
-/// `succ`. For each variable, `scc_vals` receives the matched values of its component.
-fn tarjan_word(nodes: u64, succ: &[u64; 64], var_val: &[u8; 64], scc_vals: &mut [u64; 64]) {
-    // index 0 = not visited yet; at most 64 nodes, so indices fit in u8.
-    let mut index = [0u8; 64];
-    let mut low = [0u8; 64];
-    let mut counter = 0u8;
-    let mut on_stack = 0u64;
-    let mut stack = [0u8; 64];
-    let mut sp = 0usize;
-    let mut call_node = [0u8; 64];
-    let mut call_rest = [0u64; 64];
-    let mut roots = nodes;
-    while roots != 0 {
-        let root = roots.trailing_zeros() as usize;
-        roots &= roots - 1;
-        if index[root] != 0 {
-            continue;
-        }
-        counter += 1;
-        index[root] = counter;
-        low[root] = counter;
-        stack[sp] = root as u8;
-        sp += 1;
-        on_stack |= 1 << root;
-        call_node[0] = root as u8;
-        call_rest[0] = succ[root];
-        let mut depth = 1usize;
-        while depth > 0 {
-            let v = call_node[depth - 1] as usize;
-            let rest = call_rest[depth - 1];
-            if rest != 0 {
-                let w = rest.trailing_zeros() as usize;
-                call_rest[depth - 1] = rest & (rest - 1);
-                if index[w] == 0 {
-                    counter += 1;
-                    index[w] = counter;
-                    low[w] = counter;
-                    stack[sp] = w as u8;
-                    sp += 1;
-                    on_stack |= 1 << w;
-                    call_node[depth] = w as u8;
-                    call_rest[depth] = succ[w];
-                    depth += 1;
-                } else if on_stack >> w & 1 == 1 {
-                    low[v] = low[v].min(index[w]);
-                }
-                continue;
-            }
-            depth -= 1;
-            if low[v] == index[v] {
-                let mut members = 0u64;
-                let mut vals = 0u64;
-                loop {
-                    sp -= 1;
-                    let w = stack[sp] as usize;
-                    members |= 1 << w;
-                    vals |= 1 << var_val[w];
-                    if w == v {
-                        break;
-                    }
-                }
-                on_stack &= !members;
-                while members != 0 {
-                    scc_vals[members.trailing_zeros() as usize] = vals;
-                    members &= members - 1;
-                }
-            }
-            if depth > 0 {
-                let parent = call_node[depth - 1] as usize;
-                low[parent] = low[parent].min(low[v]);
-            }
-        }
-    }
 }
 
 thread_local! {
@@ -392,7 +416,12 @@ impl Scratch {
     }
 
     /// See [`hidden_singles_general`].
-    fn hidden_singles(&mut self, vars: &[VarId], offsets: &[i32], ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+    fn hidden_singles(
+        &mut self,
+        vars: &[VarId],
+        offsets: &[i32],
+        ctx: &mut PropagationContext<'_>,
+    ) -> Result<(), Conflict> {
         let views = &mut self.views;
         views.clear();
         for (&v, &o) in vars.iter().zip(offsets) {
@@ -408,7 +437,12 @@ impl Scratch {
         }
         let unique = &mut self.values;
         unique.clear();
-        unique.extend(views.chunk_by(|a, b| a == b).filter(|c| c.len() == 1).map(|c| c[0]));
+        unique.extend(
+            views
+                .chunk_by(|a, b| a == b)
+                .filter(|c| c.len() == 1)
+                .map(|c| c[0]),
+        );
         for &view in unique.iter() {
             for (&v, &o) in vars.iter().zip(offsets) {
                 if let Ok(value) = i32::try_from(view - i64::from(o)) {
@@ -423,7 +457,12 @@ impl Scratch {
     }
 
     /// Régin's GAC over dense value indices; see the module documentation.
-    fn filter(&mut self, vars: &[VarId], offsets: &[i32], ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+    fn filter(
+        &mut self,
+        vars: &[VarId],
+        offsets: &[i32],
+        ctx: &mut PropagationContext<'_>,
+    ) -> Result<(), Conflict> {
         let n = vars.len();
         if !self.build_graph(vars, offsets, ctx) {
             return Err(Conflict);
@@ -477,7 +516,8 @@ impl Scratch {
             };
             lo = lo.min(i64::from(min) + i64::from(o));
             hi = hi.max(i64::from(max) + i64::from(o));
-            self.views.extend(ctx.values(v).map(|a| i64::from(a) + i64::from(o)));
+            self.views
+                .extend(ctx.values(v).map(|a| i64::from(a) + i64::from(o)));
             self.var_start.push(self.views.len() as u32);
         }
         self.values.clear();
@@ -497,7 +537,8 @@ impl Scratch {
                 }
             }
             let dense = &self.dense;
-            self.edge_val.extend(self.views.iter().map(|&view| dense[(view - lo) as usize]));
+            self.edge_val
+                .extend(self.views.iter().map(|&view| dense[(view - lo) as usize]));
         } else {
             // Sparse values: sort, deduplicate, binary search.
             self.values.extend_from_slice(&self.views);

@@ -58,6 +58,9 @@ pub struct BinaryConstraint {
 /// assert!(m.is_solution(&[1, 2]));
 /// assert!(!m.is_solution(&[2, 2]));
 /// ```
+/// Relations per unordered pair `(lo, hi)`; the flag is set when posted as `(hi, lo)`.
+pub(crate) type PairRelations = BTreeMap<(VarId, VarId), Vec<(Relation, bool)>>;
+
 /// Everything but the givens is shared between clones (copied on write), so that a
 /// model per puzzle costs one vector of givens.
 #[derive(Clone, Default)]
@@ -66,8 +69,7 @@ pub struct Model {
     domains: Arc<Vec<Domain>>,
     fixed: Vec<Option<i32>>,
     constraints: Arc<Vec<BinaryConstraint>>,
-    /// Relations per unordered pair `(lo, hi)`; the flag is set when posted as `(hi, lo)`.
-    pairs: Arc<BTreeMap<(VarId, VarId), Vec<(Relation, bool)>>>,
+    pairs: Arc<PairRelations>,
     propagators: Arc<Vec<Arc<dyn Propagator>>>,
     network: OnceLock<Arc<Network>>,
 }
@@ -164,7 +166,12 @@ impl Model {
 
     /// Posts all-different over the views `vars[i] + offsets[i]` (as in the n-queens
     /// diagonals `x_i + i` and `x_i - i`).
-    pub fn all_different_offsets(&mut self, vars: &[VarId], offsets: &[i32], strength: Strength) -> Result<(), ModelError> {
+    pub fn all_different_offsets(
+        &mut self,
+        vars: &[VarId],
+        offsets: &[i32],
+        strength: Strength,
+    ) -> Result<(), ModelError> {
         if vars.len() != offsets.len() {
             return Err(ModelError::LengthMismatch {
                 what: "all-different offsets",
@@ -229,7 +236,12 @@ impl Model {
     /// in increasing order.
     pub fn neighbours(&self, var: VarId) -> Vec<VarId> {
         let network = self.network();
-        let mut out: Vec<VarId> = network.adjacency.row(var.index()).iter().map(|a| a.other).collect();
+        let mut out: Vec<VarId> = network
+            .adjacency
+            .row(var.index())
+            .iter()
+            .map(|a| a.other)
+            .collect();
         for watch in network.watches.row(var.index()) {
             out.extend(
                 self.propagators[watch.prop as usize]
@@ -253,7 +265,11 @@ impl Model {
     /// The first thing `values` violates, described for a person; `None` for a solution.
     pub fn violation(&self, values: &[i32]) -> Option<String> {
         if values.len() != self.num_vars() {
-            return Some(format!("expected {} values, got {}", self.num_vars(), values.len()));
+            return Some(format!(
+                "expected {} values, got {}",
+                self.num_vars(),
+                values.len()
+            ));
         }
         for var in self.vars() {
             let value = values[var.index()];
@@ -286,13 +302,15 @@ impl Model {
         None
     }
 
-    pub(crate) fn pairs(&self) -> &BTreeMap<(VarId, VarId), Vec<(Relation, bool)>> {
+    pub(crate) fn pairs(&self) -> &PairRelations {
         &self.pairs
     }
 
     /// The compiled network, built on first use and shared by clones.
     pub(crate) fn network(&self) -> Arc<Network> {
-        self.network.get_or_init(|| Arc::new(Network::build(self))).clone()
+        self.network
+            .get_or_init(|| Arc::new(Network::build(self)))
+            .clone()
     }
 
     fn check_var(&self, var: VarId) -> Result<(), ModelError> {

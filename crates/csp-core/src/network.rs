@@ -15,9 +15,9 @@ use crate::store::Store;
 pub(crate) enum ArcKind {
     /// Value `b` of `y` excludes the values `b + o` of `x`, for every offset `o`.
     /// Covers `!=`, `x != y + c`, `|x - y| != c` and their conjunctions.
-    Exclude(SmallVec<[i32; 4]>),
+    Exclude(SmallVec<[i64; 4]>),
     /// `x == y + c`.
-    Equal(i32),
+    Equal(i64),
     /// `x <= y + c`.
     LessEq(i32),
     /// `x >= y + c`.
@@ -146,15 +146,18 @@ impl Network {
 
 impl ArcKind {
     fn compile(relations: &[Oriented], model: &Model, x: VarId, y: VarId) -> ArcKind {
-        let mut offsets: SmallVec<[i32; 4]> = SmallVec::new();
+        let mut offsets: SmallVec<[i64; 4]> = SmallVec::new();
         let all_exclusions = relations.iter().all(|r| match r {
             Oriented::Exclude(o) => {
                 offsets.push(*o);
                 true
             }
             Oriented::AbsExclude(c) => {
-                offsets.push(*c);
-                offsets.push(c.wrapping_neg());
+                // A negative distance never occurs: it excludes nothing.
+                if *c >= 0 {
+                    offsets.push(*c);
+                    offsets.push(-*c);
+                }
                 true
             }
             _ => false,
@@ -201,9 +204,9 @@ impl ArcKind {
         match self {
             ArcKind::Exclude(offsets) => {
                 let d = i64::from(a) - i64::from(b);
-                !offsets.iter().any(|&o| i64::from(o) == d)
+                !offsets.contains(&d)
             }
-            ArcKind::Equal(c) => i64::from(a) == i64::from(b) + i64::from(*c),
+            ArcKind::Equal(c) => i64::from(a) == i64::from(b) + *c,
             ArcKind::LessEq(c) => i64::from(a) <= i64::from(b) + i64::from(*c),
             ArcKind::GreaterEq(c) => i64::from(a) >= i64::from(b) + i64::from(*c),
             ArcKind::Table {
@@ -232,7 +235,7 @@ impl ArcKind {
             ArcKind::Exclude(offsets) => revise_exclude(offsets, x, y, store, checks),
             ArcKind::Equal(c) => {
                 // a survives iff a - c is in y: keep x's bits where y's bits, shifted, are set.
-                let shift = i64::from(store.base(x)) - i64::from(*c) - i64::from(store.base(y));
+                let shift = i64::from(store.base(x)) - *c - i64::from(store.base(y));
                 let x_words = store.bits(x).len();
                 *checks += u64::from(store.size(x));
                 let mut mask: SmallVec<[u64; 4]> = SmallVec::with_capacity(x_words);
@@ -304,7 +307,7 @@ impl ArcKind {
 /// Revision for exclusion arcs. A value `a` of `x` loses its support only if every
 /// value `b` of `y` excludes it, that is `a - b` is one of the `k` offsets; that needs
 /// `|D(y)| <= k`, so larger domains of `y` are skipped at once.
-fn revise_exclude(offsets: &[i32], x: VarId, y: VarId, store: &mut Store, checks: &mut u64) -> u32 {
+fn revise_exclude(offsets: &[i64], x: VarId, y: VarId, store: &mut Store, checks: &mut u64) -> u32 {
     let size_y = store.size(y) as usize;
     if size_y == 0 || size_y > offsets.len() {
         return 0;
@@ -314,7 +317,7 @@ fn revise_exclude(offsets: &[i32], x: VarId, y: VarId, store: &mut Store, checks
     };
     let mut doomed: SmallVec<[i32; 8]> = SmallVec::new();
     for &o in offsets {
-        let Some(a) = first.checked_add(o) else {
+        let Ok(a) = i32::try_from(i64::from(first) + o) else {
             continue;
         };
         if !store.contains(x, a) {
@@ -323,7 +326,7 @@ fn revise_exclude(offsets: &[i32], x: VarId, y: VarId, store: &mut Store, checks
         *checks += 1;
         let unsupported = store
             .values(y)
-            .all(|b| offsets.iter().any(|&o| i64::from(o) == i64::from(a) - i64::from(b)));
+            .all(|b| offsets.contains(&(i64::from(a) - i64::from(b))));
         if unsupported {
             doomed.push(a);
         }

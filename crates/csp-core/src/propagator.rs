@@ -186,7 +186,11 @@ impl PropagationContext<'_> {
     #[inline]
     fn note_change(&mut self, var: VarId) -> Result<(), Conflict> {
         self.changed.push(var);
-        if self.store.size(var) == 0 { Err(Conflict) } else { Ok(()) }
+        if self.store.size(var) == 0 {
+            Err(Conflict)
+        } else {
+            Ok(())
+        }
     }
 }
 

@@ -63,11 +63,12 @@ impl Relation {
     /// The same relation seen from `y`'s side: `r.reversed().holds(b, a) == r.holds(a, b)`.
     pub(crate) fn oriented(&self, reversed: bool) -> Oriented {
         use Oriented as O;
-        let flip = |c: i32| if reversed { c.wrapping_neg() } else { c };
+        // Offsets are widened so that negating i32::MIN stays exact.
+        let flip = |c: i32| if reversed { -i64::from(c) } else { i64::from(c) };
         match self {
             Relation::NotEqual => O::Exclude(0),
             Relation::NotEqualOffset(c) => O::Exclude(flip(*c)),
-            Relation::AbsDiffNotEqual(c) => O::AbsExclude(c.wrapping_abs()),
+            Relation::AbsDiffNotEqual(c) => O::AbsExclude(i64::from(*c)),
             Relation::Equal => O::Equal(0),
             Relation::EqualOffset(c) => O::Equal(flip(*c)),
             // x < y  is  x <= y - 1;  seen from y: y >= x + 1.
@@ -105,11 +106,11 @@ impl fmt::Debug for Relation {
 #[derive(Clone)]
 pub(crate) enum Oriented {
     /// `a != b + offset`.
-    Exclude(i32),
-    /// `|a - b| != c`.
-    AbsExclude(i32),
+    Exclude(i64),
+    /// `|a - b| != c` (always true for `c < 0`).
+    AbsExclude(i64),
     /// `a == b + c`.
-    Equal(i32),
+    Equal(i64),
     /// `a <= b + c`.
     LessEq(i32),
     /// `a >= b + c`.
@@ -125,12 +126,12 @@ impl Oriented {
     pub(crate) fn holds(&self, a: i32, b: i32) -> bool {
         let (wa, wb) = (i64::from(a), i64::from(b));
         match self {
-            Oriented::Exclude(o) => wa != wb + i64::from(*o),
-            Oriented::AbsExclude(c) => (wa - wb).abs() != i64::from(*c),
-            Oriented::Equal(c) => wa == wb + i64::from(*c),
+            Oriented::Exclude(o) => wa != wb + *o,
+            Oriented::AbsExclude(c) => (wa - wb).abs() != *c,
+            Oriented::Equal(c) => wa == wb + *c,
             Oriented::LessEq(c) => wa <= wb + i64::from(*c),
             Oriented::GreaterEq(c) => wa >= wb + i64::from(*c),
-            Oriented::Table(pairs) => pairs.iter().any(|&p| p == (a, b)),
+            Oriented::Table(pairs) => pairs.contains(&(a, b)),
             Oriented::Predicate(f, false) => f(a, b),
             Oriented::Predicate(f, true) => f(b, a),
         }

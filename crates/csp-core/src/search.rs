@@ -3,7 +3,7 @@
 //! go ten thousand levels deep without recursion, and never allocate per node once
 //! its buffers have grown.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -11,6 +11,7 @@ use std::time::Instant;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use smallvec::SmallVec;
 
 use crate::config::{Inference, SearchConfig, TieBreak, ValueOrder, VarOrder};
 use crate::error::ConfigError;
@@ -42,6 +43,43 @@ enum Phase {
     Fresh,
     Searching,
     Done,
+}
+
+/// How an unassigned neighbour is tied to a variable, for LCV: the binary arc
+/// `other -> var` if any, and each shared n-ary constraint as
+/// `(propagator, position of var, position of other)`.
+struct Link {
+    other: VarId,
+    arc: Option<u32>,
+    props: SmallVec<[(u32, u32, u32); 2]>,
+}
+
+/// For each variable, its distinct neighbours and how they are tied to it.
+fn lcv_links(model: &Model, network: &Network) -> Vec<Vec<Link>> {
+    model
+        .vars()
+        .map(|var| {
+            let mut links: BTreeMap<VarId, Link> = BTreeMap::new();
+            let link = |other| Link {
+                other,
+                arc: None,
+                props: SmallVec::new(),
+            };
+            for adj in network.adjacency.row(var.index()) {
+                links.entry(adj.other).or_insert_with(|| link(adj.other)).arc = Some(adj.in_arc);
+            }
+            for watch in network.watches.row(var.index()) {
+                let vars = model.propagators()[watch.prop as usize].variables();
+                for (j, &other) in vars.iter().enumerate() {
+                    if other != var {
+                        let entry = links.entry(other).or_insert_with(|| link(other));
+                        entry.props.push((watch.prop, watch.local, j as u32));
+                    }
+                }
+            }
+            links.into_values().collect()
+        })
+        .collect()
 }
 
 /// What one call of [`Solver::advance`] ended with.
@@ -81,6 +119,8 @@ pub struct Solver<'m> {
     changes: ChangeList,
     /// For mrv-degree: distinct neighbours and how many of them are unassigned.
     neighbours: Option<(Vec<Vec<VarId>>, Vec<u32>)>,
+    /// For LCV: distinct neighbours and the constraints that tie them.
+    links: Vec<Vec<Link>>,
     scratch_values: Vec<Option<i32>>,
     check_values: Vec<i32>,
     stats: Stats,
@@ -107,6 +147,11 @@ impl<'m> Solver<'m> {
             let degrees = lists.iter().map(|l| l.len() as u32).collect();
             (lists, degrees)
         });
+        let links = if config.strategy.value_order == ValueOrder::Lcv {
+            lcv_links(model, &network)
+        } else {
+            Vec::new()
+        };
         let max_arity = props.iter().map(|p| p.variables().len()).max().unwrap_or(0);
         Ok(Solver {
             model,
@@ -124,6 +169,7 @@ impl<'m> Solver<'m> {
             prop_change_queued: vec![false; props.len()],
             changes: ChangeList::new(n),
             neighbours,
+            links,
             scratch_values: Vec::with_capacity(max_arity),
             check_values: Vec::with_capacity(max_arity),
             stats: Stats::default(),
@@ -208,7 +254,10 @@ impl<'m> Solver<'m> {
         if self.config.restarts.is_some() {
             return Err(ConfigError::RestartsWhileEnumerating);
         }
-        Ok(Solutions { solver: self, stopped: None })
+        Ok(Solutions {
+            solver: self,
+            stopped: None,
+        })
     }
 
     /// The statistics so far.
@@ -405,7 +454,10 @@ impl<'m> Solver<'m> {
             for adj in network.adjacency.row(var.index()) {
                 if self.assigned[adj.other.index()] {
                     self.stats.checks += 1;
-                    if !network.arcs[adj.out_arc as usize].kind.allows(a, self.value[adj.other.index()]) {
+                    if !network.arcs[adj.out_arc as usize]
+                        .kind
+                        .allows(a, self.value[adj.other.index()])
+                    {
                         return false;
                     }
                 }
@@ -425,11 +477,15 @@ impl<'m> Solver<'m> {
         let n = self.model.num_vars();
         if self.config.strategy.var_order == VarOrder::Static {
             let from = self.frames.last().map_or(0, |f| f.var.index() + 1);
-            let index = (from..n).chain(0..from).find(|&i| !self.assigned[i]).expect("an unassigned variable");
+            let index = (from..n)
+                .chain(0..from)
+                .find(|&i| !self.assigned[i])
+                .expect("an unassigned variable");
             return VarId(index as u32);
         }
         let use_degree = self.config.strategy.var_order == VarOrder::MrvDegree;
         let random_ties = self.config.tie_break == TieBreak::Random;
+        let floor = u64::from(self.config.strategy.inference != Inference::None);
         let mut best: Option<(VarId, u64, u32)> = None;
         let mut ties = 0u32;
         for i in 0..n {
@@ -450,8 +506,10 @@ impl<'m> Solver<'m> {
             if better {
                 best = Some((var, legal, degree));
                 ties = 1;
-                if legal == 0 && !random_ties && !use_degree {
-                    break; // nothing beats a variable without legal values
+                // Nothing beats the lowest variable with the fewest possible values: none
+                // without values, or one value where inference rules out empty domains.
+                if !random_ties && !use_degree && legal <= floor {
+                    break;
                 }
             } else if tied && random_ties {
                 ties += 1;
@@ -505,7 +563,6 @@ impl<'m> Solver<'m> {
             len,
             pos: 0,
         });
-        self.stats.max_depth = self.stats.max_depth.max(self.frames.len() as u64);
     }
 
     fn next_value(&mut self) -> Option<i32> {
@@ -541,44 +598,39 @@ impl<'m> Solver<'m> {
     }
 
     /// Orders the values of `var` by how many legal values of unassigned neighbours they
-    /// would remove (fewest first, ties to the lower value), onto the value stack.
+    /// would remove (fewest first, ties to the lower value), onto the value stack. A
+    /// neighbour's value excluded by several constraints counts once.
     fn order_lcv(&mut self, var: VarId) {
         let network = Arc::clone(&self.network);
+        let links = std::mem::take(&mut self.links);
         let mut scores = std::mem::take(&mut self.lcv_scores);
         scores.clear();
         let mut cursor = None;
         while let Some(a) = self.store.next_value(var, cursor) {
             cursor = Some(a);
             let mut removed = 0u64;
-            for adj in network.adjacency.row(var.index()) {
-                let other = adj.other;
-                if self.assigned[other.index()] {
+            for link in &links[var.index()] {
+                if self.assigned[link.other.index()] {
                     continue;
                 }
-                let arc = &network.arcs[adj.in_arc as usize].kind;
                 let mut c = None;
-                while let Some(b) = self.store.next_value(other, c) {
+                while let Some(b) = self.store.next_value(link.other, c) {
                     c = Some(b);
-                    self.stats.checks += 1;
-                    if !arc.allows(b, a) && self.is_legal(other, b) {
+                    let by_arc = link.arc.is_some_and(|arc| {
+                        self.stats.checks += 1;
+                        !network.arcs[arc as usize].kind.allows(b, a)
+                    });
+                    let excluded = by_arc
+                        || link.props.iter().any(|&(p, local_var, local_other)| {
+                            !self.prop_consistent(
+                                p as usize,
+                                local_other as usize,
+                                b,
+                                Some((local_var as usize, a)),
+                            )
+                        });
+                    if excluded && self.is_legal(link.other, b) {
                         removed += 1;
-                    }
-                }
-            }
-            for watch in network.watches.row(var.index()) {
-                let prop = Arc::clone(&self.props[watch.prop as usize]);
-                for (j, &other) in prop.variables().iter().enumerate() {
-                    if self.assigned[other.index()] || other == var {
-                        continue;
-                    }
-                    let mut c = None;
-                    while let Some(b) = self.store.next_value(other, c) {
-                        c = Some(b);
-                        if !self.prop_consistent(watch.prop as usize, j, b, Some((watch.local as usize, a)))
-                            && self.is_legal(other, b)
-                        {
-                            removed += 1;
-                        }
                     }
                 }
             }
@@ -587,6 +639,7 @@ impl<'m> Solver<'m> {
         scores.sort_unstable();
         self.value_stack.extend(scores.iter().map(|&(_, a)| a));
         self.lcv_scores = scores;
+        self.links = links;
     }
 
     /// Whether `b` is a legal value of the unassigned `var`: in its domain, and under
@@ -602,7 +655,10 @@ impl<'m> Solver<'m> {
         for adj in network.adjacency.row(var.index()) {
             if self.assigned[adj.other.index()] {
                 self.stats.checks += 1;
-                if !network.arcs[adj.out_arc as usize].kind.allows(a, self.value[adj.other.index()]) {
+                if !network.arcs[adj.out_arc as usize]
+                    .kind
+                    .allows(a, self.value[adj.other.index()])
+                {
                     return false;
                 }
             }
@@ -659,14 +715,17 @@ impl<'m> Solver<'m> {
     /// Makes a node `var = value` and runs the inference. Returns `false` if it failed.
     fn assign(&mut self, var: VarId, value: i32) -> bool {
         self.stats.nodes += 1;
+        self.stats.max_depth = self.stats.max_depth.max(self.frames.len() as u64);
         let top = self.frames.last_mut().expect("a frame");
         top.open = true;
-        self.store.fix(var, value);
+        let removed = self.store.fix(var, value);
         self.mark_assigned(var, value);
         let network = Arc::clone(&self.network);
         match self.config.strategy.inference {
             Inference::None => true,
             Inference::Fc => self.forward_check(&network, var),
+            // A variable that already had this single value was propagated when it got it.
+            Inference::Mac if removed == 0 => true,
             Inference::Mac => {
                 self.announce_change(&network, var, None);
                 self.fixpoint(&network)
@@ -692,7 +751,9 @@ impl<'m> Solver<'m> {
             }
             self.stats.revisions += 1;
             let arc = &network.arcs[adj.in_arc as usize];
-            let removed = arc.kind.revise(other, var, &mut self.store, &mut self.stats.checks);
+            let removed = arc
+                .kind
+                .revise(other, var, &mut self.store, &mut self.stats.checks);
             self.stats.pruned += u64::from(removed);
             if self.store.size(other) == 0 {
                 return false;
@@ -744,7 +805,13 @@ impl<'m> Solver<'m> {
 
     /// As [`Solver::announce_change`], for a change made by propagator `source` (which is
     /// not woken by its own change when it is idempotent).
-    fn announce_change_from(&mut self, network: &Network, var: VarId, except: Option<VarId>, source: Option<u32>) {
+    fn announce_change_from(
+        &mut self,
+        network: &Network,
+        var: VarId,
+        except: Option<VarId>,
+        source: Option<u32>,
+    ) {
         for adj in network.adjacency.row(var.index()) {
             if !self.assigned[adj.other.index()] && Some(adj.other) != except {
                 self.enqueue_arc(adj.in_arc);
@@ -787,7 +854,9 @@ impl<'m> Solver<'m> {
                     continue;
                 }
                 self.stats.revisions += 1;
-                let removed = arc.kind.revise(arc.x, arc.y, &mut self.store, &mut self.stats.checks);
+                let removed = arc
+                    .kind
+                    .revise(arc.x, arc.y, &mut self.store, &mut self.stats.checks);
                 if removed > 0 {
                     self.stats.pruned += u64::from(removed);
                     if self.store.size(arc.x) == 0 {

@@ -118,11 +118,7 @@ impl Store {
             None => 0usize,
             Some(a) => {
                 let offset = i64::from(a) - i64::from(base) + 1;
-                if offset < 0 {
-                    0
-                } else {
-                    offset as usize
-                }
+                if offset < 0 { 0 } else { offset as usize }
             }
         };
         let mut word_index = start / 64;
@@ -270,7 +266,6 @@ impl Store {
         }
     }
 }
-
 
 /// Ascending iterator over one domain's values.
 pub struct Values<'a> {

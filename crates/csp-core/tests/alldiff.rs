@@ -5,7 +5,9 @@
 
 use std::collections::BTreeSet;
 
-use csp_core::{Domain, Model, Outcome, Relation, SearchConfig, Solver, Strategy as SearchStrategy, Strength, ac3};
+use csp_core::{
+    Domain, Model, Outcome, Relation, SearchConfig, Solver, Strategy as SearchStrategy, Strength, ac3,
+};
 use proptest::prelude::*;
 
 /// One all-different constraint over views `x_i + offsets[i]`.
@@ -20,7 +22,11 @@ impl Instance {
     /// structure, views spread `k` times wider).
     fn scaled(&self, k: i32) -> Instance {
         Instance {
-            domains: self.domains.iter().map(|d| d.iter().map(|&a| a * k).collect()).collect(),
+            domains: self
+                .domains
+                .iter()
+                .map(|d| d.iter().map(|&a| a * k).collect())
+                .collect(),
             offsets: self.offsets.iter().map(|&o| o * k).collect(),
         }
     }
@@ -28,7 +34,13 @@ impl Instance {
     /// For each variable, the values used by some all-different assignment
     /// (all empty when there is none).
     fn supports(&self) -> Vec<BTreeSet<i32>> {
-        fn go(inst: &Instance, i: usize, views: &mut Vec<i64>, values: &mut Vec<i32>, out: &mut Vec<BTreeSet<i32>>) {
+        fn go(
+            inst: &Instance,
+            i: usize,
+            views: &mut Vec<i64>,
+            values: &mut Vec<i32>,
+            out: &mut Vec<BTreeSet<i32>>,
+        ) {
             if i == inst.domains.len() {
                 for (set, &a) in out.iter_mut().zip(values.iter()) {
                     set.insert(a);
@@ -82,7 +94,13 @@ fn propagated(inst: &Instance, strength: Strength, far_var: bool) -> Option<Vec<
     Some(
         vars.iter()
             .take(inst.domains.len())
-            .map(|v| report.domains[v.index()].as_ref().expect("consistent").values().collect())
+            .map(|v| {
+                report.domains[v.index()]
+                    .as_ref()
+                    .expect("consistent")
+                    .values()
+                    .collect()
+            })
             .collect(),
     )
 }
@@ -100,6 +118,20 @@ fn instance(values: std::ops::RangeInclusive<i32>, max_size: usize) -> impl Stra
     })
 }
 
+fn tight() -> impl Strategy<Value = Instance> {
+    (2usize..=6, 0i32..=1).prop_flat_map(|(n, extra)| {
+        let values = n as i32 + extra;
+        (
+            prop::collection::vec(prop::collection::btree_set(0..values, 1..=3), n),
+            prop::collection::vec(prop::sample::select(vec![0, 0, 1, -2]), n),
+        )
+            .prop_map(|(domains, offsets)| Instance {
+                domains: domains.into_iter().map(|d| d.into_iter().collect()).collect(),
+                offsets,
+            })
+    })
+}
+
 /// Checks GAC against the oracle; `None` from propagation must mean "no assignment".
 fn assert_gac(inst: &Instance, got: Option<Vec<BTreeSet<i32>>>, what: &str) {
     let expected = inst.supports();
@@ -107,7 +139,10 @@ fn assert_gac(inst: &Instance, got: Option<Vec<BTreeSet<i32>>>, what: &str) {
     match got {
         None => assert!(!satisfiable, "{what}: wiped out, but {expected:?} are supported"),
         Some(domains) => {
-            assert!(satisfiable, "{what}: consistent {domains:?}, but no all-different assignment exists");
+            assert!(
+                satisfiable,
+                "{what}: consistent {domains:?}, but no all-different assignment exists"
+            );
             assert_eq!(domains, expected, "{what}");
         }
     }
@@ -135,9 +170,10 @@ proptest! {
         prop_assert_eq!(&narrow, &unscaled);
     }
 
-    /// Dense domains: larger Hall sets, more augmenting paths.
+    /// Tight instances (as many values as variables, or one more): no free value or
+    /// just one, so pruning rests on alternating cycles and Hall sets.
     #[test]
-    fn gac_on_dense_domains(inst in instance(0..=6, 7)) {
+    fn gac_on_tight_instances(inst in tight()) {
         assert_gac(&inst, propagated(&inst, Strength::Gac, false), "one word");
         let wide = inst.scaled(70);
         assert_gac(&wide, propagated(&wide, Strength::Gac, false), "scaled by 70");
@@ -168,11 +204,92 @@ proptest! {
     }
 }
 
+/// Whether the views of `domains` (plain, no offsets) admit an all-different assignment
+/// with `domains[fixed.0] = fixed.1`: a bipartite matching by Kuhn's augmenting paths,
+/// polynomial, so usable on instances too large to enumerate.
+fn matchable(domains: &[Vec<i32>], fixed: (usize, i32)) -> bool {
+    fn augment(
+        x: usize,
+        domains: &[Vec<i32>],
+        owner: &mut std::collections::HashMap<i32, usize>,
+        seen: &mut BTreeSet<i32>,
+    ) -> bool {
+        for &a in &domains[x] {
+            if seen.insert(a) {
+                let free = match owner.get(&a) {
+                    None => true,
+                    Some(&y) => augment(y, domains, owner, seen),
+                };
+                if free {
+                    owner.insert(a, x);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    let mut domains = domains.to_vec();
+    domains[fixed.0] = vec![fixed.1];
+    let mut owner = std::collections::HashMap::new();
+    (0..domains.len()).all(|x| augment(x, &domains, &mut owner, &mut BTreeSet::new()))
+}
+
+/// Instances with 7..=40 variables, each domain a few values around a planted
+/// permutation (so most are satisfiable), values within one 64-bit word.
+fn planted() -> impl Strategy<Value = Instance> {
+    (7usize..=40, 0usize..=3).prop_flat_map(|(n, extra)| {
+        let values = (n + extra) as i32;
+        (
+            Just((0..values).collect::<Vec<i32>>()).prop_shuffle(),
+            prop::collection::vec(prop::collection::btree_set(0..values, 0..=3), n),
+        )
+            .prop_map(move |(perm, others)| Instance {
+                domains: others
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, mut d)| {
+                        d.insert(perm[i]);
+                        d.into_iter().collect()
+                    })
+                    .collect(),
+                offsets: vec![0; n],
+            })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    /// Larger instances (up to 40 variables: both sizes of the one-word path): GAC keeps
+    /// exactly the values that extend to a matching, and the one-word and general paths
+    /// agree.
+    #[test]
+    fn gac_on_larger_instances_agrees_with_matching(inst in planted()) {
+        let narrow = propagated(&inst, Strength::Gac, false);
+        let far = propagated(&inst, Strength::Gac, true);
+        prop_assert_eq!(&narrow, &far);
+        let satisfiable = inst.domains.iter().enumerate().any(|(i, d)| matchable(&inst.domains, (i, d[0])));
+        match narrow {
+            None => prop_assert!(!satisfiable),
+            Some(domains) => {
+                for (i, d) in inst.domains.iter().enumerate() {
+                    let expected: BTreeSet<i32> = d.iter().copied().filter(|&a| matchable(&inst.domains, (i, a))).collect();
+                    prop_assert_eq!(&domains[i], &expected, "x{}", i);
+                }
+            }
+        }
+    }
+}
+
 fn domains_after(m: &Model) -> Option<Vec<Vec<i32>>> {
     let report = ac3(m);
-    report
-        .consistent
-        .then(|| report.domains.iter().map(|d| d.as_ref().unwrap().values().collect()).collect())
+    report.consistent.then(|| {
+        report
+            .domains
+            .iter()
+            .map(|d| d.as_ref().unwrap().values().collect())
+            .collect()
+    })
 }
 
 #[test]
@@ -192,7 +309,9 @@ fn hall_set_removes_its_values_from_the_others() {
 fn sixty_four_variables_fill_one_word() {
     // x_i in {i, i+1} for i < 63, x_63 = {63}: the only matching is x_i = i.
     let mut m = Model::new();
-    let mut vars: Vec<_> = (0..63).map(|i| m.add_var(Domain::from_values([i, i + 1]).unwrap())).collect();
+    let mut vars: Vec<_> = (0..63)
+        .map(|i| m.add_var(Domain::from_values([i, i + 1]).unwrap()))
+        .collect();
     vars.push(m.add_var(Domain::from_values([63]).unwrap()));
     m.all_different_nary(&vars, Strength::Gac).unwrap();
     let ds = domains_after(&m).unwrap();
@@ -209,14 +328,16 @@ fn sixty_four_variables_fill_one_word() {
 fn a_hundred_variables_on_multi_word_domains() {
     let n = 100;
     let mut m = Model::new();
-    let mut vars: Vec<_> = (0..n - 1).map(|i| m.add_var(Domain::from_values([i, i + 1]).unwrap())).collect();
+    let mut vars: Vec<_> = (0..n - 1)
+        .map(|i| m.add_var(Domain::from_values([i, i + 1]).unwrap()))
+        .collect();
     vars.push(m.add_var(Domain::from_values([n - 1]).unwrap()));
     // A wide variable that takes whatever is left above n.
     vars.push(m.int_var(-5, 3 * n).unwrap());
     m.all_different_nary(&vars, Strength::Gac).unwrap();
     let ds = domains_after(&m).unwrap();
-    for i in 0..n as usize {
-        assert_eq!(ds[i], vec![i as i32]);
+    for (i, d) in ds.iter().take(n as usize).enumerate() {
+        assert_eq!(d, &vec![i as i32]);
     }
     let wide: Vec<i32> = (-5..0).chain(n..=3 * n).collect();
     assert_eq!(ds[n as usize], wide);
@@ -275,7 +396,9 @@ fn gac_on_wide_views_solves_forty_queens() {
     // The diagonal views span 0..=78: more than one word, the general path.
     let m = queens_nary(40, Strength::Gac);
     let mut s = Solver::new(&m, SearchConfig::with_strategy("mrv/asc/mac".parse().unwrap())).unwrap();
-    let Outcome::Solved(sol) = s.solve() else { panic!("40 queens has solutions") };
+    let Outcome::Solved(sol) = s.solve() else {
+        panic!("40 queens has solutions")
+    };
     assert!(m.is_solution(&sol));
 }
 

@@ -9,7 +9,8 @@ fn queens(n: usize) -> Model {
     for i in 0..n {
         for j in i + 1..n {
             m.post(q[i], q[j], Relation::NotEqual).unwrap();
-            m.post(q[i], q[j], Relation::AbsDiffNotEqual((j - i) as i32)).unwrap();
+            m.post(q[i], q[j], Relation::AbsDiffNotEqual((j - i) as i32))
+                .unwrap();
         }
     }
     m

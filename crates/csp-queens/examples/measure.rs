@@ -56,7 +56,13 @@ fn main() {
             }
             let r = solve(n, enc, config).unwrap();
             let ok = r.rows().map(|rows| verify(&rows).is_ok());
-            println!("solve n={n} {:?} nodes={} restarts={} {:?}", r.outcome.status(), r.stats.nodes, r.stats.restarts, ok);
+            println!(
+                "solve n={n} {:?} nodes={} restarts={} {:?}",
+                r.outcome.status(),
+                r.stats.nodes,
+                r.stats.restarts,
+                ok
+            );
         }
         "count" | "count-sym" => {
             let (mut enc, mut config): (Encoding, SearchConfig) = default_count();
@@ -66,17 +72,33 @@ fn main() {
             if let Some(m) = args.get(3) {
                 enc = m.parse().unwrap();
             }
-            let options = CountOptions { symmetry: mode == "count-sym", distinct: false };
+            let options = CountOptions {
+                symmetry: mode == "count-sym",
+                distinct: false,
+            };
             let r = count(n, enc, config, options).unwrap();
             println!("count n={n} {} nodes={}", r.solutions, r.stats.nodes);
         }
         "local" => {
-            let r = local_search(n, &MinConflicts { max_steps: u64::MAX, ..MinConflicts::default() }).unwrap();
+            let r = local_search(
+                n,
+                &MinConflicts {
+                    max_steps: u64::MAX,
+                    ..MinConflicts::default()
+                },
+            )
+            .unwrap();
             println!("local n={n} {} {:?}", r.status, r.stats);
             let t2 = Instant::now();
-            println!("verify {:?} in {:?}", verify(r.rows.as_deref().unwrap()), t2.elapsed());
+            println!(
+                "verify {:?} in {:?}",
+                verify(r.rows.as_deref().unwrap()),
+                t2.elapsed()
+            );
         }
-        "bitboard" | "bitboard-sym" => println!("bitboard n={n} {}", bitboard(n as u32, mode == "bitboard-sym")),
+        "bitboard" | "bitboard-sym" => {
+            println!("bitboard n={n} {}", bitboard(n as u32, mode == "bitboard-sym"))
+        }
         _ => panic!("unknown mode"),
     }
     println!("elapsed {:.3} s", t.elapsed().as_secs_f64());

@@ -34,11 +34,15 @@ pub fn verify(rows: &[u32]) -> Result<(), String> {
         }
         if !down_used.insert(r + col) {
             let other = (0..col).find(|&c| rows[c] as usize + c == r + col).unwrap_or(0);
-            return Err(format!("the queens of columns {other} and {col} share a diagonal"));
+            return Err(format!(
+                "the queens of columns {other} and {col} share a diagonal"
+            ));
         }
         if !up_used.insert(r + n - 1 - col) {
             let other = (0..col).find(|&c| rows[c] as usize + col == r + c).unwrap_or(0);
-            return Err(format!("the queens of columns {other} and {col} share a diagonal"));
+            return Err(format!(
+                "the queens of columns {other} and {col} share a diagonal"
+            ));
         }
     }
     Ok(())
@@ -85,13 +89,13 @@ impl Symmetries {
             let c32 = c as u32;
             match k {
                 0 => out[c] = r,
-                1 => out[c] = last - r,                   // mirror top/bottom
-                2 => out[n - 1 - c] = r,                  // mirror left/right
-                3 => out[n - 1 - c] = last - r,           // rotate 180°
-                4 => out[r as usize] = c32,               // transpose
+                1 => out[c] = last - r,                     // mirror top/bottom
+                2 => out[n - 1 - c] = r,                    // mirror left/right
+                3 => out[n - 1 - c] = last - r,             // rotate 180°
+                4 => out[r as usize] = c32,                 // transpose
                 5 => out[(last - r) as usize] = last - c32, // anti-transpose
-                6 => out[r as usize] = last - c32,        // rotate 90°
-                _ => out[(last - r) as usize] = c32,      // rotate 270°
+                6 => out[r as usize] = last - c32,          // rotate 90°
+                _ => out[(last - r) as usize] = c32,        // rotate 270°
             }
         }
         &self.scratch

@@ -170,7 +170,8 @@ impl QueensConflicts {
         let (mut best, mut ties) = (u32::MAX, 0u64);
         let down = &self.down_count[var..var + n];
         let up = &self.up_count[n - 1 - var..2 * n - 1 - var];
-        let cost = |row: usize| self.row_count[row] + down[row] + up[row] - if row == current { 3 } else { 0 };
+        let cost =
+            |row: usize| self.row_count[row] + down[row] + up[row] - if row == current { 3 } else { 0 };
         for row in 0..n {
             let c = cost(row);
             if c < best {
@@ -222,7 +223,11 @@ impl ConflictModel for QueensConflicts {
     }
 
     fn conflicts(&self, var: usize, value: usize) -> u32 {
-        let own = if self.placed && self.rows[var] as usize == value { 3 } else { 0 };
+        let own = if self.placed && self.rows[var] as usize == value {
+            3
+        } else {
+            0
+        };
         self.attacks(var, value) - own
     }
 
@@ -242,7 +247,11 @@ impl ConflictModel for QueensConflicts {
             let tries = if exhaustive { free.len() } else { GREEDY_TRIES };
             let start = rng.gen_range(0..free.len());
             for t in 0..tries {
-                let i = if exhaustive { (start + t) % free.len() } else { rng.gen_range(0..free.len()) };
+                let i = if exhaustive {
+                    (start + t) % free.len()
+                } else {
+                    rng.gen_range(0..free.len())
+                };
                 let row = free[i] as usize;
                 let (d, u) = self.lines(col, row);
                 let c = self.down_count[d] + self.up_count[u];

@@ -64,7 +64,9 @@ impl Encoding {
             Encoding::Pairwise => {
                 for i in 0..n {
                     for j in i + 1..n {
-                        model.post(q[i], q[j], Relation::NotEqual).expect("valid variables");
+                        model
+                            .post(q[i], q[j], Relation::NotEqual)
+                            .expect("valid variables");
                         model
                             .post(q[i], q[j], Relation::AbsDiffNotEqual((j - i) as i32))
                             .expect("valid variables");
@@ -76,7 +78,9 @@ impl Encoding {
                 let up: Vec<i32> = (0..n as i32).collect();
                 let down: Vec<i32> = (0..n as i32).map(|i| -i).collect();
                 for offsets in [zero, up, down] {
-                    model.all_different_offsets(&q, &offsets, strength).expect("valid variables");
+                    model
+                        .all_different_offsets(&q, &offsets, strength)
+                        .expect("valid variables");
                 }
             }
         }

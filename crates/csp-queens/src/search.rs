@@ -4,8 +4,8 @@
 use std::time::{Duration, Instant};
 
 use csp_core::{
-    Count, Domain, Inference, LimitKind, Limits, Outcome, Restarts, SearchConfig, Solver, Stats, Strategy, Strength,
-    TieBreak, ValueOrder, VarOrder,
+    Count, Domain, Inference, LimitKind, Limits, Outcome, Restarts, SearchConfig, Solver, Stats, Strategy,
+    Strength, TieBreak, ValueOrder, VarOrder,
 };
 use serde::Serialize;
 
@@ -54,7 +54,9 @@ pub struct SolveReport {
 impl SolveReport {
     /// The solution as rows (one per column), if one was found.
     pub fn rows(&self) -> Option<Vec<u32>> {
-        self.outcome.solution().map(|s| s.iter().map(|&r| r as u32).collect())
+        self.outcome
+            .solution()
+            .map(|s| s.iter().map(|&r| r as u32).collect())
     }
 }
 
@@ -117,7 +119,12 @@ pub struct CountReport {
 /// assert_eq!((report.solutions, report.distinct, report.complete), (92, Some(12), true));
 /// # Ok::<(), csp_queens::QueensError>(())
 /// ```
-pub fn count(n: usize, encoding: Encoding, config: SearchConfig, options: CountOptions) -> Result<CountReport, QueensError> {
+pub fn count(
+    n: usize,
+    encoding: Encoding,
+    config: SearchConfig,
+    options: CountOptions,
+) -> Result<CountReport, QueensError> {
     check_n(n, MAX_COUNT_N, "counting")?;
     if config.restarts.is_some() {
         return Err(csp_core::ConfigError::RestartsWhileEnumerating.into());

@@ -53,10 +53,10 @@ pub use logic::{
     SinglesOutcome, Technique, hint_for, next_deduction, next_hint, propagate_naked_singles,
     propagate_singles, rate_logic,
 };
+pub use model::{ModelKind, SudokuModel};
 pub use parse::{
     CountedPuzzle, CountedReader, ParseError, PuzzleReader, parse_counted_line, parse_line, parse_puzzle,
     parse_puzzle_unchecked,
 };
-pub use model::{ModelKind, SudokuModel};
 pub use solve::{CountReport, SolveReport, Status, count, default_model, default_strategy, solve};
 pub use units::{Unit, UnitKind, Units};

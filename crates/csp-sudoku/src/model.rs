@@ -47,11 +47,14 @@ impl fmt::Display for ModelKind {
 impl FromStr for ModelKind {
     type Err = csp_core::ParseNameError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        ModelKind::all().into_iter().find(|m| m.name() == s).ok_or_else(|| csp_core::ParseNameError {
-            kind: "sudoku model",
-            found: s.to_string(),
-            expected: "pairwise, alldiff-value, alldiff-hidden, alldiff-gac",
-        })
+        ModelKind::all()
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| csp_core::ParseNameError {
+                kind: "sudoku model",
+                found: s.to_string(),
+                expected: "pairwise, alldiff-value, alldiff-hidden, alldiff-gac",
+            })
     }
 }
 
@@ -91,14 +94,18 @@ impl SudokuModel {
             ModelKind::Pairwise => {
                 for a in 0..side * side {
                     for &b in units.peers(a).iter().filter(|&&b| b > a) {
-                        rules.not_equal(cells[a], cells[b]).expect("distinct cells of this model");
+                        rules
+                            .not_equal(cells[a], cells[b])
+                            .expect("distinct cells of this model");
                     }
                 }
             }
             ModelKind::AllDiff(strength) => {
                 for u in 0..units.unit_count() {
                     let vars: Vec<VarId> = units.unit(u).iter().map(|&c| cells[c]).collect();
-                    rules.all_different_nary(&vars, strength).expect("cells of this model");
+                    rules
+                        .all_different_nary(&vars, strength)
+                        .expect("cells of this model");
                 }
             }
         }
@@ -153,4 +160,3 @@ impl SudokuModel {
         Grid::from_cells(self.order, cells).expect("one value in 1..=N per cell")
     }
 }
-

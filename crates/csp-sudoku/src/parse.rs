@@ -327,7 +327,8 @@ fn prefixed_order(tokens: &[Token<'_>]) -> Option<usize> {
 
 /// Parses one puzzle whose first line is line `first_line` of a file.
 /// Parses one line of a puzzle file, reporting positions on line `line_number`.
-/// A `:count[:solution]` suffix (as in files of puzzles with their solution counts) is ignored.
+/// A `:count[:solution]` suffix after a line-format puzzle (as in files of puzzles with
+/// their solution counts) is ignored.
 ///
 /// ```
 /// use csp_sudoku::parse_line;
@@ -337,7 +338,10 @@ fn prefixed_order(tokens: &[Token<'_>]) -> Option<usize> {
 /// assert!(err.to_string().starts_with("line 7"));
 /// ```
 pub fn parse_line(line: &str, line_number: usize) -> Result<Grid, ParseError> {
-    let puzzle = line.split(':').next().unwrap_or(line);
+    let puzzle = match line.split_once(':') {
+        Some((cells, _)) if order_of(cells.trim().chars().count()).is_some() => cells,
+        _ => line,
+    };
     parse_at(puzzle, line_number, true)
 }
 

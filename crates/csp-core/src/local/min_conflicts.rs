@@ -136,7 +136,11 @@ pub fn min_conflicts<M: ConflictModel + ?Sized>(model: &mut M, config: &MinConfl
             model.initialize(&mut rng);
             stats.restarts += 1;
             try_steps = 0;
-            log::debug!("min-conflicts restart {} after {} steps", stats.restarts, stats.steps);
+            log::debug!(
+                "min-conflicts restart {} after {} steps",
+                stats.restarts,
+                stats.steps
+            );
             continue;
         }
         let value = model.min_conflicts_value(var, &mut rng);
@@ -164,7 +168,8 @@ mod tests {
         for i in 0..n {
             for j in i + 1..n {
                 m.post(q[i], q[j], Relation::NotEqual).unwrap();
-                m.post(q[i], q[j], Relation::AbsDiffNotEqual((j - i) as i32)).unwrap();
+                m.post(q[i], q[j], Relation::AbsDiffNotEqual((j - i) as i32))
+                    .unwrap();
             }
         }
         m
@@ -191,7 +196,13 @@ mod tests {
         let m = queens(12);
         let run = |seed| {
             let mut local = ModelConflicts::new(&m);
-            let r = min_conflicts(&mut local, &MinConflicts { seed, ..MinConflicts::default() });
+            let r = min_conflicts(
+                &mut local,
+                &MinConflicts {
+                    seed,
+                    ..MinConflicts::default()
+                },
+            );
             (r.outcome, r.stats.steps, r.stats.restarts, local.solution())
         };
         assert_eq!(run(3), run(3));

@@ -121,7 +121,9 @@ pub trait ConflictModel {
 
     /// How many variables are in conflict at their current values. Default: one scan.
     fn num_conflicted(&self) -> usize {
-        (0..self.num_vars()).filter(|&var| self.conflicts(var, self.value(var)) > 0).count()
+        (0..self.num_vars())
+            .filter(|&var| self.conflicts(var, self.value(var)) > 0)
+            .count()
     }
 }
 
@@ -192,7 +194,11 @@ impl<'m> ModelConflicts<'m> {
 
     /// The current assignment as model values, in variable order.
     pub fn solution(&self) -> Vec<i32> {
-        self.current.iter().enumerate().map(|(v, &i)| self.values[v][i]).collect()
+        self.current
+            .iter()
+            .enumerate()
+            .map(|(v, &i)| self.values[v][i])
+            .collect()
     }
 
     fn value_of(&self, var: VarId) -> i32 {
