@@ -228,6 +228,19 @@ impl ArcKind {
         }
     }
 
+    /// Forward checking: removes from `x` every value incompatible with `y = b`.
+    /// Returns the number of values removed.
+    #[inline]
+    pub(crate) fn prune_against(&self, x: VarId, y: VarId, b: i32, store: &mut Store, checks: &mut u64) -> u32 {
+        match self {
+            ArcKind::Exclude(offsets) => {
+                *checks += offsets.len() as u64;
+                store.remove_around(x, b, offsets)
+            }
+            _ => self.revise(x, y, store, checks),
+        }
+    }
+
     /// Removes from `x` every value without a support in `y`.
     /// Returns the number of values removed; `checks` counts the support tests made.
     pub(crate) fn revise(&self, x: VarId, y: VarId, store: &mut Store, checks: &mut u64) -> u32 {
@@ -315,6 +328,11 @@ fn revise_exclude(offsets: &[i64], x: VarId, y: VarId, store: &mut Store, checks
     let Some(first) = store.min(y) else {
         return 0;
     };
+    if size_y == 1 {
+        // The forward-checking case: exactly the values `b + o` lose their support.
+        *checks += offsets.len() as u64;
+        return store.remove_around(x, first, offsets);
+    }
     let mut doomed: SmallVec<[i32; 8]> = SmallVec::new();
     for &o in offsets {
         let Ok(a) = i32::try_from(i64::from(first) + o) else {

@@ -96,6 +96,9 @@ pub trait Propagator: Send + Sync {
 pub struct PropagationContext<'a> {
     pub(crate) store: &'a mut Store,
     pub(crate) changed: &'a mut ChangeList,
+    /// Whether changes are announced to other constraints (not under forward checking,
+    /// which does not cascade).
+    pub(crate) track: bool,
     pub(crate) pruned: &'a mut u64,
     pub(crate) assigned: &'a [bool],
 }
@@ -185,7 +188,9 @@ impl PropagationContext<'_> {
 
     #[inline]
     fn note_change(&mut self, var: VarId) -> Result<(), Conflict> {
-        self.changed.push(var);
+        if self.track {
+            self.changed.push(var);
+        }
         if self.store.size(var) == 0 {
             Err(Conflict)
         } else {

@@ -744,6 +744,7 @@ impl<'m> Solver<'m> {
     /// Forward checking from the assigned `var`: revise each unassigned neighbour
     /// against it once, and wake each n-ary constraint on `var` once (no cascade).
     fn forward_check(&mut self, network: &Network, var: VarId) -> bool {
+        let value = self.value[var.index()];
         for adj in network.adjacency.row(var.index()) {
             let other = adj.other;
             if self.assigned[other.index()] {
@@ -753,7 +754,7 @@ impl<'m> Solver<'m> {
             let arc = &network.arcs[adj.in_arc as usize];
             let removed = arc
                 .kind
-                .revise(other, var, &mut self.store, &mut self.stats.checks);
+                .prune_against(other, var, value, &mut self.store, &mut self.stats.checks);
             self.stats.pruned += u64::from(removed);
             if self.store.size(other) == 0 {
                 return false;
@@ -777,6 +778,7 @@ impl<'m> Solver<'m> {
         let mut ctx = PropagationContext {
             store: &mut self.store,
             changed: &mut self.changes,
+            track: self.config.strategy.inference == Inference::Mac,
             pruned: &mut self.stats.pruned,
             assigned: &self.assigned,
         };

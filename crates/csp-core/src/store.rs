@@ -6,13 +6,13 @@
 
 use crate::model::VarId;
 
-/// One undo record: the old content of a word and the old size of its variable.
+/// One undo record: the old content of a word and the old size of its variable
+/// (16 bytes; the variable is found through [`Store::owner`]).
 #[derive(Clone, Copy, Debug)]
 struct TrailEntry {
     word: u32,
-    var: u32,
-    old_bits: u64,
     old_size: u32,
+    old_bits: u64,
 }
 
 /// Current domains of all variables, restorable to any earlier mark.
@@ -21,6 +21,8 @@ pub(crate) struct Store {
     words: Vec<u64>,
     /// `word_start[v]..word_start[v + 1]` are the words of variable `v`.
     word_start: Vec<u32>,
+    /// The variable each word belongs to.
+    owner: Vec<u32>,
     /// The value that bit 0 of a variable's first word stands for.
     base: Vec<i32>,
     size: Vec<u32>,
@@ -36,11 +38,13 @@ impl Store {
         let mut store = Store {
             words: Vec::new(),
             word_start: vec![0],
+            owner: Vec::new(),
             base: Vec::new(),
             size: Vec::new(),
             trail: Vec::with_capacity(1024),
         };
         for (base, bits) in domains {
+            store.owner.extend(std::iter::repeat_n(store.base.len() as u32, bits.len()));
             store.words.extend_from_slice(bits);
             store.word_start.push(store.words.len() as u32);
             store.base.push(base);
@@ -156,9 +160,8 @@ impl Store {
         let v = var.index();
         self.trail.push(TrailEntry {
             word: word as u32,
-            var: v as u32,
-            old_bits,
             old_size: self.size[v],
+            old_bits,
         });
         self.words[word] = bits;
         self.size[v] = self.size[v] + bits.count_ones() - old_bits.count_ones();
@@ -167,17 +170,59 @@ impl Store {
     /// Removes `value`; returns whether the domain changed.
     #[inline]
     pub(crate) fn remove(&mut self, var: VarId, value: i32) -> bool {
-        let Some(bit) = self.bit_of(var, value) else {
-            return false;
-        };
-        let word = self.word_start[var.index()] as usize + bit / 64;
-        let old = self.words[word];
-        let new = old & !(1u64 << (bit % 64));
-        if new == old {
+        let v = var.index();
+        let offset = i64::from(value) - i64::from(self.base[v]);
+        let start = self.word_start[v] as usize;
+        let words = self.word_start[v + 1] as usize - start;
+        if offset < 0 || offset >= (words * 64) as i64 {
             return false;
         }
-        self.set_word(var, word, new);
+        let word = start + (offset as usize >> 6);
+        let old = self.words[word];
+        let bit = 1u64 << (offset & 63);
+        if old & bit == 0 {
+            return false;
+        }
+        self.trail.push(TrailEntry {
+            word: word as u32,
+            old_size: self.size[v],
+            old_bits: old,
+        });
+        self.words[word] = old & !bit;
+        self.size[v] -= 1;
         true
+    }
+
+    /// Removes the values `center + o` for each offset `o`; returns how many were present.
+    /// One-word domains take a single masked write (and one trail entry).
+    #[inline]
+    pub(crate) fn remove_around(&mut self, var: VarId, center: i32, offsets: &[i64]) -> u32 {
+        let v = var.index();
+        let start = self.word_start[v] as usize;
+        if self.word_start[v + 1] as usize - start == 1 {
+            let rel = i64::from(center) - i64::from(self.base[v]);
+            let mut clear = 0u64;
+            for &o in offsets {
+                let bit = rel + o;
+                if (0..64).contains(&bit) {
+                    clear |= 1 << bit;
+                }
+            }
+            let old = self.words[start];
+            let new = old & !clear;
+            if new == old {
+                return 0;
+            }
+            self.set_word(var, start, new);
+            return (old ^ new).count_ones();
+        }
+        let mut removed = 0;
+        for &o in offsets {
+            if let Ok(value) = i32::try_from(i64::from(center) + o) {
+                removed += u32::from(self.remove(var, value));
+            }
+        }
+        removed
     }
 
     /// Keeps only the values whose bits are set in `mask` (same layout as [`Store::bits`]).
@@ -262,7 +307,7 @@ impl Store {
         while self.trail.len() > mark {
             let entry = self.trail.pop().expect("trail longer than mark");
             self.words[entry.word as usize] = entry.old_bits;
-            self.size[entry.var as usize] = entry.old_size;
+            self.size[self.owner[entry.word as usize] as usize] = entry.old_size;
         }
     }
 }
