@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::alldiff_gac;
 use crate::error::ParseNameError;
 use crate::model::VarId;
-use crate::propagator::{Conflict, Event, PropagationContext, Propagator, Wake};
+use crate::propagator::{Conflict, Event, Priority, PropagationContext, Propagator, Wake};
 
 /// How much an all-different constraint prunes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -241,14 +241,22 @@ impl Propagator for AllDifferent {
     fn wake(&self) -> Wake {
         match self.strength {
             Strength::Value => Wake::OnFixed,
-            // The singles pass handles fixed views itself, all at once.
-            Strength::Hidden => Wake::OnChange,
-            Strength::Gac => Wake::OnFixedAndChange,
+            // Both passes handle fixed views themselves, all at once.
+            Strength::Hidden | Strength::Gac => Wake::OnChange,
         }
     }
 
     fn is_idempotent(&self) -> bool {
-        self.strength == Strength::Hidden
+        // Both reach their own fixpoint: singles loop until stable, and after Régin's
+        // filter every remaining value has a support.
+        matches!(self.strength, Strength::Hidden | Strength::Gac)
+    }
+
+    fn priority(&self) -> Priority {
+        match self.strength {
+            Strength::Gac => Priority::Slow,
+            Strength::Value | Strength::Hidden => Priority::Fast,
+        }
     }
 
     fn is_consistent(&self, local: usize, value: i32, assigned: &dyn Fn(usize) -> Option<i32>) -> bool {

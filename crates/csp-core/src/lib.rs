@@ -64,11 +64,12 @@ pub use alldiff::{AllDifferent, Strength};
 pub use config::{Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder, VarOrder, luby};
 pub use domain::Domain;
 pub use error::{ConfigError, ModelError, ParseNameError};
+pub use local::{Annealing, AnnealingModel, AnnealingRun, AnnealingStats, anneal};
 pub use local::{
     ConflictModel, LocalOutcome, LocalRun, LocalStats, MinConflicts, ModelConflicts, min_conflicts,
 };
 pub use model::{BinaryConstraint, Model, VarId};
-pub use propagator::{Conflict, Event, PropagationContext, Propagator, Wake};
+pub use propagator::{Conflict, Event, Priority, PropagationContext, Propagator, Wake};
 pub use relation::{PairPredicate, Relation};
 pub use search::{Solutions, Solver};
 pub use stats::{Count, LimitKind, Outcome, Stats};

@@ -165,7 +165,8 @@ impl Model {
     }
 
     /// Posts all-different over the views `vars[i] + offsets[i]` (as in the n-queens
-    /// diagonals `x_i + i` and `x_i - i`).
+    /// diagonals `x_i + i` and `x_i - i`). At [`Strength::Gac`] this adds two propagators:
+    /// fast hidden singles, and the matching-based filter at low priority.
     pub fn all_different_offsets(
         &mut self,
         vars: &[VarId],
@@ -181,6 +182,10 @@ impl Model {
         }
         for &v in vars {
             self.check_var(v)?;
+        }
+        if strength == Strength::Gac {
+            // The matching runs at low priority; hidden singles do the cheap part first.
+            self.add_propagator(AllDifferent::new(vars.to_vec(), offsets.to_vec(), Strength::Hidden));
         }
         self.add_propagator(AllDifferent::new(vars.to_vec(), offsets.to_vec(), strength));
         Ok(())

@@ -22,6 +22,17 @@ pub enum Event {
     Changed,
 }
 
+/// When a propagator runs relative to the others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Priority {
+    /// As soon as it is woken (binary arcs and fast propagators share one queue).
+    #[default]
+    Fast,
+    /// Only when no arc and no fast propagator is pending: for costly filtering that
+    /// should see the cheap pruning first.
+    Slow,
+}
+
 /// Which events wake a propagator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Wake {
@@ -77,6 +88,11 @@ pub trait Propagator: Send + Sync {
     /// every complete assignment before reporting it.
     fn prunes_exactly(&self) -> bool {
         false
+    }
+
+    /// When [`Event::Changed`] runs, relative to other pending work. Default: fast.
+    fn priority(&self) -> Priority {
+        Priority::Fast
     }
 
     /// Whether one run of [`Propagator::propagate`] on [`Event::Changed`] reaches the

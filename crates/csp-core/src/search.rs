@@ -17,7 +17,7 @@ use crate::config::{Inference, SearchConfig, TieBreak, ValueOrder, VarOrder};
 use crate::error::ConfigError;
 use crate::model::{Model, VarId};
 use crate::network::Network;
-use crate::propagator::{ChangeList, Event, PropagationContext, Propagator};
+use crate::propagator::{ChangeList, Event, Priority, PropagationContext, Propagator, Wake};
 use crate::stats::{Count, LimitKind, Outcome, Stats};
 use crate::store::{Mark, Store};
 
@@ -43,6 +43,14 @@ enum Phase {
     Fresh,
     Searching,
     Done,
+}
+
+/// A propagator's scheduling rules.
+#[derive(Clone, Copy)]
+struct PropFlags {
+    wake: Wake,
+    priority: Priority,
+    idempotent: bool,
 }
 
 /// How an unassigned neighbour is tied to a variable, for LCV: the binary arc
@@ -104,6 +112,8 @@ pub struct Solver<'m> {
     model: &'m Model,
     network: Arc<Network>,
     props: &'m [Arc<dyn Propagator>],
+    /// Each propagator's wake-up rules, read once (not through a virtual call per change).
+    prop_flags: Vec<PropFlags>,
     config: SearchConfig,
     store: Store,
     assigned: Vec<bool>,
@@ -115,6 +125,8 @@ pub struct Solver<'m> {
     arc_queue: VecDeque<u32>,
     arc_queued: Vec<bool>,
     prop_queue: VecDeque<(u32, u32)>,
+    /// Changed events of slow propagators: run only when nothing else is pending.
+    slow_queue: VecDeque<u32>,
     prop_change_queued: Vec<bool>,
     changes: ChangeList,
     /// For mrv-degree: distinct neighbours and how many of them are unassigned.
@@ -153,9 +165,18 @@ impl<'m> Solver<'m> {
             Vec::new()
         };
         let max_arity = props.iter().map(|p| p.variables().len()).max().unwrap_or(0);
+        let prop_flags = props
+            .iter()
+            .map(|p| PropFlags {
+                wake: p.wake(),
+                priority: p.priority(),
+                idempotent: p.is_idempotent(),
+            })
+            .collect();
         Ok(Solver {
             model,
             props,
+            prop_flags,
             store,
             assigned: vec![false; n],
             value: vec![0; n],
@@ -166,6 +187,7 @@ impl<'m> Solver<'m> {
             arc_queue: VecDeque::with_capacity(network.arcs.len().min(1 << 20)),
             arc_queued: vec![false; network.arcs.len()],
             prop_queue: VecDeque::with_capacity(props.len() * 2),
+            slow_queue: VecDeque::with_capacity(props.len()),
             prop_change_queued: vec![false; props.len()],
             changes: ChangeList::new(n),
             neighbours,
@@ -461,6 +483,10 @@ impl<'m> Solver<'m> {
                         return false;
                     }
                 }
+            }
+            // Under fc and mac the propagators see the givens and detect clashes themselves.
+            if self.config.strategy.inference != Inference::None {
+                continue;
             }
             for watch in network.watches.row(var.index()) {
                 if !self.prop_consistent(watch.prop as usize, watch.local as usize, a, None) {
@@ -762,7 +788,7 @@ impl<'m> Solver<'m> {
         }
         for watch in network.watches.row(var.index()) {
             let p = watch.prop as usize;
-            let wake = self.props[p].wake();
+            let wake = self.prop_flags[p].wake;
             let ok = (!wake.on_fixed() || self.run_propagator(p, Event::Fixed(watch.local as usize)))
                 && (!wake.on_change() || self.run_propagator(p, Event::Changed));
             self.changes.clear();
@@ -795,7 +821,10 @@ impl<'m> Solver<'m> {
     fn enqueue_prop_change(&mut self, p: usize) {
         if !self.prop_change_queued[p] {
             self.prop_change_queued[p] = true;
-            self.prop_queue.push_back((p as u32, CHANGED));
+            match self.prop_flags[p].priority {
+                Priority::Fast => self.prop_queue.push_back((p as u32, CHANGED)),
+                Priority::Slow => self.slow_queue.push_back(p as u32),
+            }
         }
     }
 
@@ -822,11 +851,11 @@ impl<'m> Solver<'m> {
         let fixed = self.store.size(var) == 1;
         for watch in network.watches.row(var.index()) {
             let p = watch.prop as usize;
-            let wake = self.props[p].wake();
-            if fixed && wake.on_fixed() {
+            let flags = self.prop_flags[p];
+            if fixed && flags.wake.on_fixed() {
                 self.prop_queue.push_back((watch.prop, watch.local));
             }
-            if wake.on_change() && (source != Some(watch.prop) || !self.props[p].is_idempotent()) {
+            if flags.wake.on_change() && (source != Some(watch.prop) || !flags.idempotent) {
                 self.enqueue_prop_change(p);
             }
         }
@@ -840,6 +869,9 @@ impl<'m> Solver<'m> {
                 self.arc_queued[arc as usize] = false;
             }
             for (p, _) in self.prop_queue.drain(..) {
+                self.prop_change_queued[p as usize] = false;
+            }
+            for p in self.slow_queue.drain(..) {
                 self.prop_change_queued[p as usize] = false;
             }
             self.changes.clear();
@@ -866,7 +898,11 @@ impl<'m> Solver<'m> {
                     }
                     self.announce_change(network, arc.x, Some(arc.y));
                 }
-            } else if let Some((p, local)) = self.prop_queue.pop_front() {
+            } else if let Some((p, local)) = self
+                .prop_queue
+                .pop_front()
+                .or_else(|| self.slow_queue.pop_front().map(|p| (p, CHANGED)))
+            {
                 let event = if local == CHANGED {
                     self.prop_change_queued[p as usize] = false;
                     Event::Changed

@@ -230,6 +230,15 @@ impl Store {
     pub(crate) fn retain_bits(&mut self, var: VarId, mask: &[u64]) -> u32 {
         let start = self.word_start[var.index()] as usize;
         let end = self.word_start[var.index() + 1] as usize;
+        if let (1, [m]) = (end - start, mask) {
+            let old = self.words[start];
+            let new = old & m;
+            if new == old {
+                return 0;
+            }
+            self.set_word(var, start, new);
+            return (old ^ new).count_ones();
+        }
         let mut removed = 0;
         for (i, word) in (start..end).enumerate() {
             let old = self.words[word];
