@@ -121,12 +121,24 @@ impl AllDifferent {
         };
         // The bit-parallel path: plain views whose domains are one word at one base.
         // Domains are read once, reduced locally, and written back once.
-        let k = self.vars.len();
         let base = ctx.base(*first);
-        if !self.plain || k > 64 {
+        if !self.plain {
             return self.singles_general(ctx);
         }
-        let (mut doms, mut original) = ([0u64; 64], [0u64; 64]);
+        // Scratch arrays sized to the arity: no zeroing of unused words per call.
+        match self.vars.len() {
+            0..=16 => self.singles_words::<16>(ctx, base),
+            17..=32 => self.singles_words::<32>(ctx, base),
+            33..=64 => self.singles_words::<64>(ctx, base),
+            _ => self.singles_general(ctx),
+        }
+    }
+
+    /// [`AllDifferent::singles`] on plain one-word domains at one base (at most `N` views):
+    /// domains are read once, reduced locally, and written back once.
+    fn singles_words<const N: usize>(&self, ctx: &mut PropagationContext<'_>, base: i32) -> Result<(), Conflict> {
+        let k = self.vars.len();
+        let (mut doms, mut original) = ([0u64; N], [0u64; N]);
         for (i, &v) in self.vars.iter().enumerate() {
             match ctx.bits(v) {
                 [word] if ctx.base(v) == base => (doms[i], original[i]) = (*word, *word),

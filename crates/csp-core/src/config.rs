@@ -60,6 +60,11 @@ named_enum!(
         Mrv => "mrv",
         /// Fewest legal values, then most unassigned neighbours (degree), then as [`TieBreak`] says.
         MrvDegree => "mrv-degree",
+        /// Fewest legal values per unit of constraint weight (dom/wdeg, Boussemart et al. 2004):
+        /// each constraint starts with weight 1 and gains 1 whenever it wipes out a domain;
+        /// a variable's weight sums its constraints that still involve another unassigned
+        /// variable. Variables with one legal value go first; ties as [`TieBreak`] says.
+        DomWdeg => "dom-wdeg",
     }
 );
 
@@ -124,7 +129,7 @@ impl Strategy {
     /// The 18 textbook combinations: {static, mrv, mrv-degree} x {asc, lcv} x {none, fc, mac}.
     pub fn textbook() -> Vec<Strategy> {
         let mut all = Vec::with_capacity(18);
-        for &var_order in VarOrder::ALL {
+        for var_order in [VarOrder::Static, VarOrder::Mrv, VarOrder::MrvDegree] {
             for value_order in [ValueOrder::Asc, ValueOrder::Lcv] {
                 for &inference in Inference::ALL {
                     all.push(Strategy::new(var_order, value_order, inference));

@@ -53,6 +53,7 @@ mod error;
 mod local;
 mod model;
 mod network;
+mod overlap;
 mod propagator;
 mod relation;
 mod search;
@@ -69,6 +70,7 @@ pub use local::{
     ConflictModel, LocalOutcome, LocalRun, LocalStats, MinConflicts, ModelConflicts, min_conflicts,
 };
 pub use model::{BinaryConstraint, Model, VarId};
+pub use overlap::PermutationOverlap;
 pub use propagator::{Conflict, Event, Priority, PropagationContext, Propagator, Wake};
 pub use relation::{PairPredicate, Relation};
 pub use search::{Solutions, Solver};

@@ -191,6 +191,23 @@ impl Model {
         Ok(())
     }
 
+    /// Posts the implied reasoning between two all-different constraints over `a` and `b`
+    /// that share variables (see [`crate::PermutationOverlap`]): when one of them must use
+    /// every value of its variables, a value it can only place in the shared part leaves
+    /// the rest of the other. Returns `false` when there is nothing to link.
+    pub fn link_all_different(&mut self, a: &[VarId], b: &[VarId]) -> Result<bool, ModelError> {
+        for &v in a.iter().chain(b) {
+            self.check_var(v)?;
+        }
+        match crate::overlap::PermutationOverlap::new(a, b) {
+            Some(p) => {
+                self.add_propagator(p);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
     /// Adds a user-defined n-ary constraint.
     pub fn add_propagator(&mut self, propagator: impl Propagator + 'static) {
         self.network = OnceLock::new();

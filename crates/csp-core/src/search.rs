@@ -133,6 +133,10 @@ pub struct Solver<'m> {
     neighbours: Option<(Vec<Vec<VarId>>, Vec<u32>)>,
     /// For LCV: distinct neighbours and the constraints that tie them.
     links: Vec<Vec<Link>>,
+    /// dom/wdeg: one weight per constraint (binary pairs, then propagators).
+    weights: Vec<u32>,
+    /// dom/wdeg: unassigned variables per propagator.
+    prop_unassigned: Vec<u32>,
     scratch_values: Vec<Option<i32>>,
     check_values: Vec<i32>,
     stats: Stats,
@@ -192,6 +196,8 @@ impl<'m> Solver<'m> {
             changes: ChangeList::new(n),
             neighbours,
             links,
+            weights: vec![1; network.arcs.len() / 2 + props.len()],
+            prop_unassigned: props.iter().map(|p| p.variables().len() as u32).collect(),
             scratch_values: Vec::with_capacity(max_arity),
             check_values: Vec::with_capacity(max_arity),
             stats: Stats::default(),
@@ -510,9 +516,12 @@ impl<'m> Solver<'m> {
             return VarId(index as u32);
         }
         let use_degree = self.config.strategy.var_order == VarOrder::MrvDegree;
+        let use_weights = self.config.strategy.var_order == VarOrder::DomWdeg;
         let random_ties = self.config.tie_break == TieBreak::Random;
         let floor = u64::from(self.config.strategy.inference != Inference::None);
-        let mut best: Option<(VarId, u64, u32)> = None;
+        // The key is the fraction `legal / weight` (weight 1 except under dom/wdeg), then
+        // the degree; smaller fractions and larger degrees are better.
+        let mut best: Option<(VarId, u64, u64, u32)> = None;
         let mut ties = 0u32;
         for i in 0..n {
             if self.assigned[i] {
@@ -524,27 +533,55 @@ impl<'m> Solver<'m> {
                 Some((_, degrees)) if use_degree => degrees[i],
                 _ => 0,
             };
-            let better = match best {
-                None => true,
-                Some((_, bl, bd)) => legal < bl || (legal == bl && degree > bd),
+            // Forced variables (one legal value) go first whatever their weight.
+            let weight = if use_weights && legal > 1 { self.weighted_degree(var) } else { 1 };
+            let order = match best {
+                None => std::cmp::Ordering::Less,
+                Some((_, bl, bw, bd)) => {
+                    let forced = (legal <= 1, bl <= 1);
+                    match forced {
+                        (true, false) => std::cmp::Ordering::Less,
+                        (false, true) => std::cmp::Ordering::Greater,
+                        _ => (u128::from(legal) * u128::from(bw))
+                            .cmp(&(u128::from(bl) * u128::from(weight)))
+                            .then(bd.cmp(&degree)),
+                    }
+                }
             };
-            let tied = best.is_some_and(|(_, bl, bd)| legal == bl && degree == bd);
-            if better {
-                best = Some((var, legal, degree));
+            if order == std::cmp::Ordering::Less {
+                best = Some((var, legal, weight, degree));
                 ties = 1;
                 // Nothing beats the lowest variable with the fewest possible values: none
                 // without values, or one value where inference rules out empty domains.
                 if !random_ties && !use_degree && legal <= floor {
                     break;
                 }
-            } else if tied && random_ties {
+            } else if order == std::cmp::Ordering::Equal && random_ties {
                 ties += 1;
                 if self.rng.gen_range(0..ties) == 0 {
-                    best = Some((var, legal, degree));
+                    best = Some((var, legal, weight, degree));
                 }
             }
         }
         best.expect("an unassigned variable").0
+    }
+
+    /// dom/wdeg: the summed weights of the constraints on `var` that involve another
+    /// unassigned variable (at least 1).
+    fn weighted_degree(&self, var: VarId) -> u64 {
+        let mut total = 0u64;
+        for adj in self.network.adjacency.row(var.index()) {
+            if !self.assigned[adj.other.index()] {
+                total += u64::from(self.weights[adj.out_arc as usize / 2]);
+            }
+        }
+        let pairs = self.network.arcs.len() / 2;
+        for watch in self.network.watches.row(var.index()) {
+            if self.prop_unassigned[watch.prop as usize] >= 2 {
+                total += u64::from(self.weights[pairs + watch.prop as usize]);
+            }
+        }
+        total.max(1)
     }
 
     /// The number of legal values of an unassigned variable.
@@ -721,6 +758,11 @@ impl<'m> Solver<'m> {
         self.assigned[var.index()] = true;
         self.value[var.index()] = value;
         self.num_unassigned -= 1;
+        if self.config.strategy.var_order == VarOrder::DomWdeg {
+            for watch in self.network.watches.row(var.index()) {
+                self.prop_unassigned[watch.prop as usize] -= 1;
+            }
+        }
         if let Some((lists, degrees)) = &mut self.neighbours {
             for u in &lists[var.index()] {
                 degrees[u.index()] -= 1;
@@ -731,6 +773,11 @@ impl<'m> Solver<'m> {
     fn mark_unassigned(&mut self, var: VarId) {
         self.assigned[var.index()] = false;
         self.num_unassigned += 1;
+        if self.config.strategy.var_order == VarOrder::DomWdeg {
+            for watch in self.network.watches.row(var.index()) {
+                self.prop_unassigned[watch.prop as usize] += 1;
+            }
+        }
         if let Some((lists, degrees)) = &mut self.neighbours {
             for u in &lists[var.index()] {
                 degrees[u.index()] += 1;
@@ -783,6 +830,7 @@ impl<'m> Solver<'m> {
                 .prune_against(other, var, value, &mut self.store, &mut self.stats.checks);
             self.stats.pruned += u64::from(removed);
             if self.store.size(other) == 0 {
+                self.weights[adj.in_arc as usize / 2] += 1;
                 return false;
             }
         }
@@ -793,6 +841,7 @@ impl<'m> Solver<'m> {
                 && (!wake.on_change() || self.run_propagator(p, Event::Changed));
             self.changes.clear();
             if !ok {
+                self.weights[network.arcs.len() / 2 + p] += 1;
                 return false;
             }
         }
@@ -894,6 +943,7 @@ impl<'m> Solver<'m> {
                 if removed > 0 {
                     self.stats.pruned += u64::from(removed);
                     if self.store.size(arc.x) == 0 {
+                        self.weights[a as usize / 2] += 1;
                         return false;
                     }
                     self.announce_change(network, arc.x, Some(arc.y));
@@ -910,6 +960,7 @@ impl<'m> Solver<'m> {
                     Event::Fixed(local as usize)
                 };
                 if !self.run_propagator(p as usize, event) {
+                    self.weights[network.arcs.len() / 2 + p as usize] += 1;
                     return false;
                 }
                 let source = (local == CHANGED).then_some(p);

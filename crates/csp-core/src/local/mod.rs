@@ -7,6 +7,7 @@
 //! [`Model`] with binary (and n-ary) constraints, counting conflicts from its
 //! constraints; [`min_conflicts`] runs the search.
 
+mod annealing;
 mod min_conflicts;
 
 use std::cell::RefCell;
@@ -15,6 +16,7 @@ use rand::{Rng, RngCore};
 
 use crate::model::{Model, VarId};
 
+pub use annealing::{Annealing, AnnealingModel, AnnealingRun, AnnealingStats, anneal};
 pub use min_conflicts::{LocalOutcome, LocalRun, LocalStats, MinConflicts, min_conflicts};
 
 /// A complete assignment that min-conflicts can repair.
