@@ -25,6 +25,10 @@ pub struct StrategyArgs {
     /// Seed for random tie-breaks, value orders and restarts.
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
+    /// Failed-value probing after each propagation (with --inference mac): values of
+    /// two-valued variables whose propagation fails are removed. Probes are not nodes.
+    #[arg(long)]
+    pub probe: bool,
 }
 
 /// Limit flags.
@@ -104,6 +108,7 @@ impl StrategyArgs {
             restarts: None,
             seed: self.seed.unwrap_or(0),
             limits: limits.limits(),
+            probing: self.probe,
         }
     }
 }

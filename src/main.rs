@@ -9,6 +9,7 @@ mod chart;
 mod compare;
 mod queens;
 mod sudoku;
+mod sudoku_tools;
 
 use std::process::ExitCode;
 

@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::args::{LimitArgs, StrategyArgs, usage};
 use crate::batch::{self, Batch};
 use crate::compare::{self, CompareArgs};
+use crate::sudoku_tools::{self, LocalSolve, Method};
 use crate::{CliError, EXIT_OK, EXIT_UNSOLVED};
 
 /// Arguments of `csp sudoku`.
@@ -31,6 +32,12 @@ enum SudokuCommand {
     Count(CountArgs),
     /// Compare search strategies on a puzzle file: nodes, backtracks and time per strategy.
     Compare(CompareArgs),
+    /// Generate puzzles with a unique solution (or complete grids with --full).
+    Generate(sudoku_tools::GenerateArgs),
+    /// Rate puzzles: techniques needed, guessing, search effort, score and level.
+    Rate(sudoku_tools::RateArgs),
+    /// The next logical step for a partly filled grid, with its reason.
+    Hint(sudoku_tools::HintArgs),
 }
 
 /// Where puzzles come from and how to read them.
@@ -65,6 +72,10 @@ pub struct ModelArgs {
     /// All-different strength for the alldiff model: value, hidden, gac. Default: gac.
     #[arg(long, value_name = "STRENGTH")]
     pub alldiff: Option<Strength>,
+    /// Locked candidates for the alldiff model (each box linked with the rows and columns it
+    /// crosses): on or off. Default: on from 16x16 up.
+    #[arg(long, value_name = "ON|OFF", value_parser = ["on", "off"])]
+    pub locked: Option<String>,
 }
 
 impl ModelArgs {
@@ -76,6 +87,14 @@ impl ModelArgs {
             (Some("pairwise"), None) => Ok(ModelKind::Pairwise),
             (_, Some(strength)) => Ok(ModelKind::AllDiff(strength)),
             (_, None) => Ok(default),
+        }
+    }
+
+    /// The locked-candidates choice, if given.
+    pub fn locked(&self) -> Result<Option<bool>, CliError> {
+        match (self.locked.as_deref(), self.model.as_deref()) {
+            (Some(_), Some("pairwise")) => Err(usage("--locked only applies to --model alldiff")),
+            (locked, _) => Ok(locked.map(|l| l == "on")),
         }
     }
 }
@@ -107,6 +126,12 @@ struct SolveArgs {
     /// Worker threads (0: one per core).
     #[arg(long, short = 'j', default_value_t = 1)]
     jobs: usize,
+    /// Search method: backtracking (complete), annealing or min-conflicts (local search).
+    #[arg(long, value_enum, default_value_t = Method::Backtracking)]
+    method: Method,
+    /// Step limit per puzzle for annealing and min-conflicts. Default: 1000000.
+    #[arg(long, value_name = "K")]
+    max_steps: Option<u64>,
 }
 
 /// Output formats of `count`.
@@ -145,27 +170,41 @@ pub fn run(args: SudokuArgs) -> Result<u8, CliError> {
         SudokuCommand::Solve(a) => run_solve(a),
         SudokuCommand::Count(a) => run_count(a),
         SudokuCommand::Compare(a) => compare::run(a),
+        SudokuCommand::Generate(a) => sudoku_tools::run_generate(a),
+        SudokuCommand::Rate(a) => sudoku_tools::run_rate(a),
+        SudokuCommand::Hint(a) => sudoku_tools::run_hint(a),
     }
 }
 
 /// The rules for each order met in a batch, built once and shared by the workers.
 pub struct Rules {
     kind: ModelKind,
+    locked: Option<bool>,
     by_order: [std::sync::OnceLock<SudokuModel>; csp_sudoku::MAX_ORDER + 1],
 }
 
 impl Rules {
-    /// Rules of this kind, built on first use per order.
+    /// Rules of this kind, built on first use per order (locked candidates as
+    /// [`csp_sudoku::default_locked`] says).
     pub fn new(kind: ModelKind) -> Rules {
+        Rules::with_locked(kind, None)
+    }
+
+    /// Rules of this kind with locked candidates on, off, or (`None`) by default.
+    pub fn with_locked(kind: ModelKind, locked: Option<bool>) -> Rules {
         Rules {
             kind,
+            locked,
             by_order: std::array::from_fn(|_| std::sync::OnceLock::new()),
         }
     }
 
     /// The rules for `order`.
     pub fn get(&self, order: usize) -> &SudokuModel {
-        self.by_order[order].get_or_init(|| SudokuModel::new(order, self.kind))
+        self.by_order[order].get_or_init(|| {
+            let locked = self.locked.unwrap_or_else(|| csp_sudoku::default_locked(order));
+            SudokuModel::build(order, self.kind, locked)
+        })
     }
 }
 
@@ -182,11 +221,23 @@ struct SolveLine<'a> {
 }
 
 fn run_solve(args: SolveArgs) -> Result<u8, CliError> {
+    if args.method != Method::Backtracking || args.max_steps.is_some() {
+        return sudoku_tools::solve_local(LocalSolve {
+            method: args.method,
+            max_steps: args.max_steps,
+            input: &args.input,
+            format: args.format,
+            model: &args.model,
+            strategy: &args.strategy,
+            limits: &args.limits,
+            jobs: args.jobs,
+        });
+    }
     let kind = args.model.kind()?;
     let config = args.strategy.config(csp_sudoku::default_strategy(), &args.limits);
     let text = batch::read_input(args.input.file.as_deref())?;
     let puzzles = batch::puzzles(&text, args.input.input);
-    let rules = Rules::new(kind);
+    let rules = Rules::with_locked(kind, args.model.locked()?);
     let started = Instant::now();
     let mut tally = Tally::default();
     let format = args.format;
@@ -274,7 +325,7 @@ fn run_count(args: CountArgs) -> Result<u8, CliError> {
     let config: SearchConfig = args.strategy.config(csp_sudoku::default_strategy(), &args.limits);
     let text = batch::read_input(args.input.file.as_deref())?;
     let puzzles = batch::puzzles(&text, args.input.input);
-    let rules = Rules::new(kind);
+    let rules = Rules::with_locked(kind, args.model.locked()?);
     let started = Instant::now();
     let mut tally = Tally::default();
     let format = args.format;

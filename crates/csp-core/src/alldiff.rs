@@ -136,7 +136,11 @@ impl AllDifferent {
 
     /// [`AllDifferent::singles`] on plain one-word domains at one base (at most `N` views):
     /// domains are read once, reduced locally, and written back once.
-    fn singles_words<const N: usize>(&self, ctx: &mut PropagationContext<'_>, base: i32) -> Result<(), Conflict> {
+    fn singles_words<const N: usize>(
+        &self,
+        ctx: &mut PropagationContext<'_>,
+        base: i32,
+    ) -> Result<(), Conflict> {
         let k = self.vars.len();
         let (mut doms, mut original) = ([0u64; N], [0u64; N]);
         for (i, &v) in self.vars.iter().enumerate() {

@@ -240,6 +240,10 @@ pub struct SearchConfig {
     pub seed: u64,
     /// Limits. Default: none.
     pub limits: Limits,
+    /// Failed-value probing under MAC: after each propagation, every unassigned variable
+    /// with two values is tried with each value; a value whose propagation fails is
+    /// removed, until nothing changes. Probes are inference, not nodes. Default: off.
+    pub probing: bool,
 }
 
 impl Default for SearchConfig {
@@ -250,6 +254,7 @@ impl Default for SearchConfig {
             restarts: None,
             seed: 0,
             limits: Limits::default(),
+            probing: false,
         }
     }
 }

@@ -185,7 +185,11 @@ impl Model {
         }
         if strength == Strength::Gac {
             // The matching runs at low priority; hidden singles do the cheap part first.
-            self.add_propagator(AllDifferent::new(vars.to_vec(), offsets.to_vec(), Strength::Hidden));
+            self.add_propagator(AllDifferent::new(
+                vars.to_vec(),
+                offsets.to_vec(),
+                Strength::Hidden,
+            ));
         }
         self.add_propagator(AllDifferent::new(vars.to_vec(), offsets.to_vec(), strength));
         Ok(())

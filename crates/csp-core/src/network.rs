@@ -231,7 +231,14 @@ impl ArcKind {
     /// Forward checking: removes from `x` every value incompatible with `y = b`.
     /// Returns the number of values removed.
     #[inline]
-    pub(crate) fn prune_against(&self, x: VarId, y: VarId, b: i32, store: &mut Store, checks: &mut u64) -> u32 {
+    pub(crate) fn prune_against(
+        &self,
+        x: VarId,
+        y: VarId,
+        b: i32,
+        store: &mut Store,
+        checks: &mut u64,
+    ) -> u32 {
         match self {
             ArcKind::Exclude(offsets) => {
                 *checks += offsets.len() as u64;

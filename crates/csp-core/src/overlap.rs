@@ -47,7 +47,13 @@ impl PermutationOverlap {
         })
     }
 
-    fn parts(&self) -> (std::ops::Range<usize>, std::ops::Range<usize>, std::ops::Range<usize>) {
+    fn parts(
+        &self,
+    ) -> (
+        std::ops::Range<usize>,
+        std::ops::Range<usize>,
+        std::ops::Range<usize>,
+    ) {
         let (a, s) = (self.a_only, self.a_only + self.shared);
         (0..a, a..s, s..self.vars.len())
     }
@@ -67,7 +73,11 @@ impl PermutationOverlap {
         let (size_a, size_b) = ((a.len() + s.len()) as u32, (s.len() + b.len()) as u32);
         let original = doms.clone();
         loop {
-            let (ua, us, ub) = (union(&doms[a.clone()]), union(&doms[s.clone()]), union(&doms[b.clone()]));
+            let (ua, us, ub) = (
+                union(&doms[a.clone()]),
+                union(&doms[s.clone()]),
+                union(&doms[b.clone()]),
+            );
             let mut changed = false;
             // A is a permutation: values only its shared part can hold leave B's own part.
             if (ua | us).count_ones() == size_a {
@@ -109,9 +119,16 @@ impl PermutationOverlap {
             let values = |ctx: &PropagationContext<'_>, r: std::ops::Range<usize>| -> BTreeSet<i32> {
                 self.vars[r].iter().flat_map(|&v| ctx.values(v)).collect()
             };
-            let (va, vs, vb) = (values(ctx, a.clone()), values(ctx, s.clone()), values(ctx, b.clone()));
+            let (va, vs, vb) = (
+                values(ctx, a.clone()),
+                values(ctx, s.clone()),
+                values(ctx, b.clone()),
+            );
             let mut changed = false;
-            for (own, other_part, size) in [(&va, b.clone(), a.len() + s.len()), (&vb, a.clone(), s.len() + b.len())] {
+            for (own, other_part, size) in [
+                (&va, b.clone(), a.len() + s.len()),
+                (&vb, a.clone(), s.len() + b.len()),
+            ] {
                 if own.union(&vs).count() != size {
                     continue;
                 }

@@ -464,7 +464,7 @@ impl<'m> Solver<'m> {
                 for p in 0..self.props.len() {
                     self.enqueue_prop_change(p);
                 }
-                self.fixpoint(&network)
+                self.fixpoint(&network) && (!self.config.probing || self.probe(&network))
             }
         }
     }
@@ -534,7 +534,11 @@ impl<'m> Solver<'m> {
                 _ => 0,
             };
             // Forced variables (one legal value) go first whatever their weight.
-            let weight = if use_weights && legal > 1 { self.weighted_degree(var) } else { 1 };
+            let weight = if use_weights && legal > 1 {
+                self.weighted_degree(var)
+            } else {
+                1
+            };
             let order = match best {
                 None => std::cmp::Ordering::Less,
                 Some((_, bl, bw, bd)) => {
@@ -801,7 +805,46 @@ impl<'m> Solver<'m> {
             Inference::Mac if removed == 0 => true,
             Inference::Mac => {
                 self.announce_change(&network, var, None);
-                self.fixpoint(&network)
+                self.fixpoint(&network) && (!self.config.probing || self.probe(&network))
+            }
+        }
+    }
+
+    /// Failed-value probing: tries each value of every unassigned two-valued variable
+    /// with full propagation, and removes the values that fail, until nothing changes.
+    /// Returns `false` if that empties a domain.
+    fn probe(&mut self, network: &Network) -> bool {
+        loop {
+            let mut changed = false;
+            for i in 0..self.model.num_vars() {
+                let var = VarId(i as u32);
+                if self.assigned[i] || self.store.size(var) != 2 {
+                    continue;
+                }
+                let (Some(low), Some(high)) = (self.store.min(var), self.store.max(var)) else {
+                    continue;
+                };
+                for value in [low, high] {
+                    self.stats.probes += 1;
+                    let mark = self.store.mark();
+                    self.store.fix(var, value);
+                    self.announce_change(network, var, None);
+                    let holds = self.fixpoint(network);
+                    self.store.undo_to(mark);
+                    if !holds {
+                        self.store.remove(var, value);
+                        self.stats.pruned += 1;
+                        self.announce_change(network, var, None);
+                        if !self.fixpoint(network) {
+                            return false;
+                        }
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+            if !changed {
+                return true;
             }
         }
     }

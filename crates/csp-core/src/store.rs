@@ -44,7 +44,9 @@ impl Store {
             trail: Vec::with_capacity(1024),
         };
         for (base, bits) in domains {
-            store.owner.extend(std::iter::repeat_n(store.base.len() as u32, bits.len()));
+            store
+                .owner
+                .extend(std::iter::repeat_n(store.base.len() as u32, bits.len()));
             store.words.extend_from_slice(bits);
             store.word_start.push(store.words.len() as u32);
             store.base.push(base);

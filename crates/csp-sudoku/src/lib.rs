@@ -36,27 +36,41 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod checked_hint;
 mod compare;
 mod format;
+mod generate;
 mod grid;
+mod local;
 mod logic;
 mod model;
 mod parse;
+mod rate;
 mod solve;
 mod units;
 
+pub use checked_hint::{CheckedHint, HintProblem, checked_hint};
 pub use compare::{Contender, Summary, default_contenders, summarise};
 pub use format::{FormatError, MAX_SYMBOL_VALUE, Pretty, symbol};
+pub use generate::{
+    GenerateConfig, GenerateError, Generated, Generator, MAX_GENERATE_ORDER, MIN_GENERATE_ORDER, Symmetry,
+    min_clues,
+};
 pub use grid::{Conflict, Grid, GridError, MAX_ORDER, MIN_ORDER};
+pub use local::{
+    BoxSwaps, CellConflicts, LocalError, LocalMethod, LocalReport, LocalSearchStats, LocalSettings,
+    solve_local,
+};
 pub use logic::{
     Candidates, CellValue, Contradiction, Deduction, Hint, HintCell, HintError, HintKind, LogicReport,
     SinglesOutcome, Technique, hint_for, next_deduction, next_hint, propagate_naked_singles,
     propagate_singles, rate_logic,
 };
-pub use model::{ModelKind, SudokuModel};
+pub use model::{ModelKind, SudokuModel, default_locked};
 pub use parse::{
     CountedPuzzle, CountedReader, ParseError, PuzzleReader, parse_counted_line, parse_line, parse_puzzle,
     parse_puzzle_unchecked,
 };
+pub use rate::{Level, RateError, Rating, rate, rate_with, score};
 pub use solve::{CountReport, SolveReport, Status, count, default_model, default_strategy, solve};
 pub use units::{Unit, UnitKind, Units};

@@ -58,6 +58,12 @@ impl FromStr for ModelKind {
     }
 }
 
+/// Whether [`SudokuModel::new`] adds locked candidates: from 16x16 up, where the
+/// pruning outweighs its cost (on 9x9 it costs more time than it saves).
+pub fn default_locked(order: usize) -> bool {
+    order >= 4
+}
+
 /// The rules of Sudoku of one order as a csp-core [`Model`], built once and
 /// specialised per puzzle by fixing the givens.
 ///
@@ -78,11 +84,22 @@ pub struct SudokuModel {
 }
 
 impl SudokuModel {
-    /// The rules for boards of box side `order` (side `order * order`).
+    /// The rules for boards of box side `order` (side `order * order`), with locked
+    /// candidates where they pay ([`default_locked`]).
     ///
     /// # Panics
     /// If `order` is outside [`crate::MIN_ORDER`]`..=`[`crate::MAX_ORDER`].
     pub fn new(order: usize, kind: ModelKind) -> SudokuModel {
+        SudokuModel::build(order, kind, default_locked(order))
+    }
+
+    /// The rules, saying whether the all-different model also links each box with the
+    /// rows and columns it crosses (locked candidates: pointing and box-line reduction,
+    /// through csp-core's [`csp_core::PermutationOverlap`]). The pairwise model is never linked.
+    ///
+    /// # Panics
+    /// If `order` is outside [`crate::MIN_ORDER`]`..=`[`crate::MAX_ORDER`].
+    pub fn build(order: usize, kind: ModelKind, locked: bool) -> SudokuModel {
         let side = order * order;
         let mut rules = Model::new();
         let domain = csp_core::Domain::range(1, side as i32).expect("a non-empty range");
@@ -101,11 +118,22 @@ impl SudokuModel {
                 }
             }
             ModelKind::AllDiff(strength) => {
+                let unit_vars =
+                    |u: usize| -> Vec<VarId> { units.unit(u).iter().map(|&c| cells[c]).collect() };
                 for u in 0..units.unit_count() {
-                    let vars: Vec<VarId> = units.unit(u).iter().map(|&c| cells[c]).collect();
                     rules
-                        .all_different_nary(&vars, strength)
+                        .all_different_nary(&unit_vars(u), strength)
                         .expect("cells of this model");
+                }
+                if locked {
+                    // Each box with each row and column it crosses.
+                    for b in 2 * side..3 * side {
+                        for line in 0..2 * side {
+                            rules
+                                .link_all_different(&unit_vars(b), &unit_vars(line))
+                                .expect("cells of this model");
+                        }
+                    }
                 }
             }
         }

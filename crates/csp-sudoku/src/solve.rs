@@ -35,15 +35,17 @@ impl Status {
     }
 }
 
-/// The fastest general strategy for Sudoku: all-different with generalised arc
-/// consistency per unit, MRV, ascending values, propagation to a fixpoint.
+/// The fastest general model for Sudoku: one all-different constraint per unit with
+/// generalised arc consistency (and hidden singles first).
 pub fn default_model() -> ModelKind {
     ModelKind::AllDiff(Strength::Gac)
 }
 
-/// The default strategy (see [`default_model`]).
+/// The default strategy: dom/wdeg variable order (fewest values per unit of conflict
+/// weight), ascending values, propagation to a fixpoint (MAC). On hard puzzles dom/wdeg
+/// needs about half the nodes of MRV.
 pub fn default_strategy() -> Strategy {
-    Strategy::new(VarOrder::Mrv, ValueOrder::Asc, Inference::Mac)
+    Strategy::new(VarOrder::DomWdeg, ValueOrder::Asc, Inference::Mac)
 }
 
 /// The result of solving one puzzle.

@@ -198,14 +198,20 @@ pub struct AnnealingRun {
 /// # Panics
 /// If a setting is outside its documented range.
 pub fn anneal<M: AnnealingModel + ?Sized>(model: &mut M, config: &Annealing) -> AnnealingRun {
-    assert!(config.initial_temperature > 0.0, "the initial temperature must be positive");
+    assert!(
+        config.initial_temperature > 0.0,
+        "the initial temperature must be positive"
+    );
     assert!(
         config.cooling > 0.0 && config.cooling <= 1.0,
         "cooling must be in (0, 1]"
     );
     assert!(config.reheating >= 1.0, "reheating must be at least 1");
     assert!(config.reheat_after >= 1, "reheat_after must be at least 1");
-    assert!(config.min_temperature > 0.0, "the minimum temperature must be positive");
+    assert!(
+        config.min_temperature > 0.0,
+        "the minimum temperature must be positive"
+    );
     let started = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
     model.initialize(&mut rng);
@@ -240,7 +246,9 @@ pub fn anneal<M: AnnealingModel + ?Sized>(model: &mut M, config: &Annealing) -> 
         let accept = delta <= 0 || rng.r#gen::<f64>() < (-(delta as f64) / temperature).exp();
         if accept {
             model.apply(&mv);
-            cost = cost.checked_add_signed(delta).expect("a cost never drops below zero");
+            cost = cost
+                .checked_add_signed(delta)
+                .expect("a cost never drops below zero");
             stats.accepted += 1;
             stats.uphill += u64::from(delta > 0);
             stats.best_cost = stats.best_cost.min(cost);
@@ -308,7 +316,13 @@ mod tests {
     fn solves_queens_for_several_seeds() {
         for seed in 0..10 {
             let mut q = Queens(vec![0; 12]);
-            let run = anneal(&mut q, &Annealing { seed, ..Annealing::default() });
+            let run = anneal(
+                &mut q,
+                &Annealing {
+                    seed,
+                    ..Annealing::default()
+                },
+            );
             assert_eq!(run.outcome, LocalOutcome::Solved, "seed {seed}");
             assert_eq!(q.cost(), 0);
             assert_eq!(run.stats.best_cost, 0);
@@ -320,7 +334,13 @@ mod tests {
     fn same_seed_same_run() {
         let run = |seed| {
             let mut q = Queens(vec![0; 10]);
-            let mut r = anneal(&mut q, &Annealing { seed, ..Annealing::default() });
+            let mut r = anneal(
+                &mut q,
+                &Annealing {
+                    seed,
+                    ..Annealing::default()
+                },
+            );
             r.stats.elapsed = Duration::ZERO;
             (r, q.0)
         };
@@ -357,7 +377,13 @@ mod tests {
                 10
             }
         }
-        let run = anneal(&mut Uphill, &Annealing { max_steps: 400, ..Annealing::default() });
+        let run = anneal(
+            &mut Uphill,
+            &Annealing {
+                max_steps: 400,
+                ..Annealing::default()
+            },
+        );
         assert_eq!(run.stats.accepted, 0);
         assert_eq!(run.stats.reheats, 10);
         assert!((run.stats.temperature - 1.05f64.powi(10)).abs() < 1e-9);
