@@ -246,7 +246,7 @@ fn run_solve(args: SolveArgs) -> Result<u8, CliError> {
         &puzzles,
         |puzzle: &Grid| csp_sudoku::solve(rules.get(puzzle.order()), puzzle, &config),
         |line, result: Result<&SolveReport, &ParseError>| {
-            tally.add(result.map(|r| r.status));
+            tally.add(result.map_or(Status::Error, |r| r.status));
             write_solve(&mut out, format, line, result)
         },
     )?;
@@ -286,21 +286,30 @@ fn write_solve(
             )
         }
         SolveFormat::Line | SolveFormat::Grid => match result {
-            Ok(SolveReport {
-                solution: Some(grid), ..
-            }) => {
-                if format == SolveFormat::Line {
-                    writeln!(out, "{grid}")
-                } else {
-                    writeln!(out, "{}", grid.pretty())
-                }
+            Ok(r) => {
+                let why = match r.limit {
+                    Some(limit) => format!("limit: {limit} after {} nodes", r.stats.nodes),
+                    None => "unsatisfiable: the puzzle has no solution".to_string(),
+                };
+                write_text(out, format, line, r.solution.as_ref(), &why)
             }
-            Ok(r) => match r.limit {
-                Some(limit) => writeln!(out, "# line {line}: limit: {limit} after {} nodes", r.stats.nodes),
-                None => writeln!(out, "# line {line}: unsatisfiable: the puzzle has no solution"),
-            },
-            Err(e) => writeln!(out, "# line {line}: error: {e}"),
+            Err(e) => write_text(out, format, line, None, &format!("error: {e}")),
         },
+    }
+}
+
+/// Writes a solution in line or grid format, or else a line `# line N: why`.
+pub fn write_text(
+    out: &mut impl Write,
+    format: SolveFormat,
+    line: usize,
+    solution: Option<&Grid>,
+    why: &str,
+) -> std::io::Result<()> {
+    match solution {
+        Some(grid) if format == SolveFormat::Grid => writeln!(out, "{}", grid.pretty()),
+        Some(grid) => writeln!(out, "{grid}"),
+        None => writeln!(out, "# line {line}: {why}"),
     }
 }
 
@@ -335,7 +344,7 @@ fn run_count(args: CountArgs) -> Result<u8, CliError> {
         &puzzles,
         |puzzle: &Grid| csp_sudoku::count(rules.get(puzzle.order()), puzzle, &config, cap),
         |line, result: Result<&CountReport, &ParseError>| {
-            tally.add(result.map(|r| r.status));
+            tally.add(result.map_or(Status::Error, |r| r.status));
             write_count(&mut out, format, line, result)
         },
     )?;
@@ -392,15 +401,15 @@ fn write_count(
 
 /// Counts outcomes for the summary and the exit code.
 #[derive(Default)]
-struct Tally {
+pub struct Tally {
     total: usize,
     by_status: [usize; 5],
 }
 
 impl Tally {
-    fn add(&mut self, status: Result<Status, &ParseError>) {
+    /// Counts one puzzle.
+    pub fn add(&mut self, status: Status) {
         self.total += 1;
-        let status = status.unwrap_or(Status::Error);
         self.by_status[status as usize] += 1;
     }
 
@@ -408,7 +417,8 @@ impl Tally {
         self.by_status[status as usize]
     }
 
-    fn report(&self, verb: &str, started: Instant) {
+    /// The summary line on standard error.
+    pub fn report(&self, verb: &str, started: Instant) {
         let secs = started.elapsed().as_secs_f64();
         let rate = if secs > 0.0 { self.total as f64 / secs } else { 0.0 };
         let mut parts = vec![format!("{} {verb}", self.count(Status::Solved))];
@@ -429,7 +439,8 @@ impl Tally {
         );
     }
 
-    fn exit_code(&self, ok: impl Fn(Status) -> bool) -> u8 {
+    /// 0 when no puzzle failed to read and every status counted is `ok`, else 1.
+    pub fn exit_code(&self, ok: impl Fn(Status) -> bool) -> u8 {
         let all_ok = [
             Status::Solved,
             Status::Unsatisfiable,

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::args::{LimitArgs, StrategyArgs, usage};
 use crate::batch::{self, Batch};
-use crate::sudoku::{InputArgs, ModelArgs, Rules, SolveFormat};
+use crate::sudoku::{InputArgs, ModelArgs, Rules, SolveFormat, Tally, write_text};
 use crate::{CliError, EXIT_OK, EXIT_UNSOLVED};
 
 /// How `solve` searches.
@@ -122,7 +122,7 @@ pub fn solve_local(args: LocalSolve<'_>) -> Result<u8, CliError> {
         },
     )?;
     tally.report("solved", started);
-    Ok(tally.exit_code())
+    Ok(tally.exit_code(|s| s == Status::Solved))
 }
 
 fn write_local(
@@ -159,17 +159,14 @@ fn write_local(
             )
         }
         SolveFormat::Line | SolveFormat::Grid => match result {
-            Ok(LocalReport {
-                solution: Some(grid), ..
-            }) => {
-                if format == SolveFormat::Line {
-                    writeln!(out, "{grid}")
-                } else {
-                    writeln!(out, "{}", grid.pretty())
-                }
-            }
-            Ok(r) => writeln!(out, "# line {line}: limit: {}", limit_reason(r)),
-            Err(e) => writeln!(out, "# line {line}: error: {e}"),
+            Ok(r) => write_text(
+                out,
+                format,
+                line,
+                r.solution.as_ref(),
+                &format!("limit: {}", limit_reason(r)),
+            ),
+            Err(e) => write_text(out, format, line, None, &format!("error: {e}")),
         },
     }
 }
@@ -189,43 +186,6 @@ fn limit_reason(r: &LocalReport) -> String {
         r.stats.steps(),
         r.method
     )
-}
-
-/// Counts outcomes for the summary and the exit code.
-#[derive(Default)]
-struct Tally {
-    total: usize,
-    solved: usize,
-    limit: usize,
-    errors: usize,
-}
-
-impl Tally {
-    fn add(&mut self, status: Status) {
-        self.total += 1;
-        match status {
-            Status::Solved => self.solved += 1,
-            Status::Error => self.errors += 1,
-            _ => self.limit += 1,
-        }
-    }
-
-    fn report(&self, verb: &str, started: Instant) {
-        let secs = started.elapsed().as_secs_f64();
-        let rate = if secs > 0.0 { self.total as f64 / secs } else { 0.0 };
-        eprintln!(
-            "{} puzzles: {} {verb}, {} limit, {} error in {secs:.3} s ({rate:.0} puzzles/s)",
-            self.total, self.solved, self.limit, self.errors
-        );
-    }
-
-    fn exit_code(&self) -> u8 {
-        if self.solved == self.total {
-            EXIT_OK
-        } else {
-            EXIT_UNSOLVED
-        }
-    }
 }
 
 /// Output formats of `generate`.

@@ -479,16 +479,8 @@ impl<'m> Solver<'m> {
                 return false;
             }
             let a = self.value[var.index()];
-            for adj in network.adjacency.row(var.index()) {
-                if self.assigned[adj.other.index()] {
-                    self.stats.checks += 1;
-                    if !network.arcs[adj.out_arc as usize]
-                        .kind
-                        .allows(a, self.value[adj.other.index()])
-                    {
-                        return false;
-                    }
-                }
+            if !self.agrees_with_assigned_neighbours(&network, var, a) {
+                return false;
             }
             // Under fc and mac the propagators see the givens and detect clashes themselves.
             if self.config.strategy.inference != Inference::None {
@@ -597,7 +589,7 @@ impl<'m> Solver<'m> {
         let mut cursor = None;
         while let Some(a) = self.store.next_value(var, cursor) {
             cursor = Some(a);
-            if self.consistent_with_assigned(var, a, None) {
+            if self.consistent_with_assigned(var, a) {
                 count += 1;
             }
         }
@@ -654,7 +646,7 @@ impl<'m> Solver<'m> {
                     None => break None,
                 }
             };
-            if !check || self.consistent_with_assigned(frame.var, candidate, None) {
+            if !check || self.consistent_with_assigned(frame.var, candidate) {
                 break Some(candidate);
             }
         };
@@ -712,13 +704,11 @@ impl<'m> Solver<'m> {
     /// Whether `b` is a legal value of the unassigned `var`: in its domain, and under
     /// inference `none` also consistent with every assigned neighbour.
     fn is_legal(&mut self, var: VarId, b: i32) -> bool {
-        self.config.strategy.inference != Inference::None || self.consistent_with_assigned(var, b, None)
+        self.config.strategy.inference != Inference::None || self.consistent_with_assigned(var, b)
     }
 
-    /// Whether `var = a` agrees with every assigned neighbour (and, if given, with one
-    /// extra tentative assignment `(propagator-local, value)` in n-ary constraints).
-    fn consistent_with_assigned(&mut self, var: VarId, a: i32, _extra: Option<(usize, i32)>) -> bool {
-        let network = Arc::clone(&self.network);
+    /// Whether `var = a` agrees with every assigned neighbour through binary constraints.
+    fn agrees_with_assigned_neighbours(&mut self, network: &Network, var: VarId, a: i32) -> bool {
         for adj in network.adjacency.row(var.index()) {
             if self.assigned[adj.other.index()] {
                 self.stats.checks += 1;
@@ -729,6 +719,15 @@ impl<'m> Solver<'m> {
                     return false;
                 }
             }
+        }
+        true
+    }
+
+    /// Whether `var = a` agrees with every assigned neighbour, in binary and n-ary constraints.
+    fn consistent_with_assigned(&mut self, var: VarId, a: i32) -> bool {
+        let network = Arc::clone(&self.network);
+        if !self.agrees_with_assigned_neighbours(&network, var, a) {
+            return false;
         }
         for watch in network.watches.row(var.index()) {
             if !self.prop_consistent(watch.prop as usize, watch.local as usize, a, None) {

@@ -45,7 +45,8 @@ pub struct Stats {
     pub elapsed: Duration,
 }
 
-fn as_millis<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+/// Serialises a duration as fractional milliseconds (the `elapsed_ms` fields).
+pub(crate) fn as_millis<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_f64(d.as_secs_f64() * 1000.0)
 }
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
 use super::LocalOutcome;
 
@@ -153,12 +153,8 @@ pub struct AnnealingStats {
     /// Temperature when the run ended.
     pub temperature: f64,
     /// Wall-clock time, serialised as `elapsed_ms` (milliseconds, fractional).
-    #[serde(rename = "elapsed_ms", serialize_with = "as_millis")]
+    #[serde(rename = "elapsed_ms", serialize_with = "crate::stats::as_millis")]
     pub elapsed: Duration,
-}
-
-fn as_millis<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(d.as_secs_f64() * 1000.0)
 }
 
 impl std::fmt::Display for AnnealingStats {

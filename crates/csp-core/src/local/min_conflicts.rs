@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
 use super::ConflictModel;
 
@@ -75,12 +75,8 @@ pub struct LocalStats {
     /// Variables in conflict after the first initial assignment.
     pub initial_conflicts: u64,
     /// Wall-clock time, serialised as `elapsed_ms` (milliseconds, fractional).
-    #[serde(rename = "elapsed_ms", serialize_with = "as_millis")]
+    #[serde(rename = "elapsed_ms", serialize_with = "crate::stats::as_millis")]
     pub elapsed: Duration,
-}
-
-fn as_millis<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(d.as_secs_f64() * 1000.0)
 }
 
 impl std::fmt::Display for LocalStats {
