@@ -10,9 +10,10 @@
 //! Prints the colour of each region, then the search statistics as `name=value` lines.
 //! Exit code 2 for a bad argument.
 
+use std::io::Write;
 use std::process::ExitCode;
 
-use csp_core::{Domain, Model, Outcome, SearchConfig, Solver, Strategy};
+use csp_core::{Domain, Inference, Model, Outcome, SearchConfig, Solver, Strategy, ValueOrder, VarOrder};
 
 const REGIONS: [&str; 7] = ["WA", "NT", "SA", "Q", "NSW", "V", "T"];
 const COLOURS: [&str; 3] = ["red", "green", "blue"];
@@ -29,26 +30,37 @@ const BORDERS: [(usize, usize); 9] = [
     (4, 5),
 ];
 
-const USAGE: &str = "usage: australia [VAR/VALUE/INFERENCE], for example mrv-degree/lcv/fc\n\
-    VAR: static, mrv, mrv-degree; VALUE: asc, lcv, desc, random; INFERENCE: none, fc, mac";
+/// The usage text, with the choices the engine offers.
+fn usage() -> String {
+    fn names<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> String {
+        all.iter().map(|&x| name(x)).collect::<Vec<_>>().join(", ")
+    }
+    format!(
+        "usage: australia [VAR/VALUE/INFERENCE], for example mrv-degree/lcv/fc\n\
+         VAR: {}; VALUE: {}; INFERENCE: {}",
+        names(VarOrder::ALL, VarOrder::name),
+        names(ValueOrder::ALL, ValueOrder::name),
+        names(Inference::ALL, Inference::name),
+    )
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let strategy = match args.as_slice() {
         [] => Strategy::default(),
         [flag] if flag == "-h" || flag == "--help" => {
-            println!("{USAGE}");
+            println!("{}", usage());
             return ExitCode::SUCCESS;
         }
         [text] => match text.parse::<Strategy>() {
             Ok(strategy) => strategy,
             Err(e) => {
-                eprintln!("error: {e}\n{USAGE}");
+                eprintln!("error: {e}\n{}", usage());
                 return ExitCode::from(2);
             }
         },
         _ => {
-            eprintln!("error: at most one argument\n{USAGE}");
+            eprintln!("error: at most one argument\n{}", usage());
             return ExitCode::from(2);
         }
     };
@@ -65,18 +77,19 @@ fn main() -> ExitCode {
 
     let mut solver = Solver::new(&model, SearchConfig::with_strategy(strategy)).expect("no restarts");
     let outcome = solver.solve();
-    println!("strategy={strategy}");
-    println!("status={}", outcome.status());
+    let mut report = format!("strategy={strategy}\nstatus={}\n", outcome.status());
     match &outcome {
         Outcome::Solved(values) => {
             assert!(model.is_solution(values), "every solution satisfies every border");
             for (region, &value) in REGIONS.iter().zip(values) {
-                println!("{region}={}", COLOURS[value as usize]);
+                report.push_str(&format!("{region}={}\n", COLOURS[value as usize]));
             }
         }
         Outcome::Unsatisfiable | Outcome::Limit(_) => {}
     }
-    println!("{}", solver.stats());
+    report.push_str(&format!("{}\n", solver.stats()));
+    // One write, errors ignored: `| head` closing the pipe early is no failure.
+    let _ = std::io::stdout().write_all(report.as_bytes());
     if outcome.solution().is_some() {
         ExitCode::SUCCESS
     } else {

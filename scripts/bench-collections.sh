@@ -18,12 +18,13 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 data="$root/../shared/data/sudoku"
 timeout=10
+made_with=""
 build=1
 extra=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --timeout) timeout="${2:?--timeout needs a number of seconds}"; shift 2 ;;
-        --data) data="${2:?--data needs a directory}"; shift 2 ;;
+        --data) data="${2:?--data needs a directory}"; made_with+=" --data $2"; shift 2 ;;
         --no-build) build=0; shift ;;
         --) shift; extra=("$@"); break ;;
         -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -92,7 +93,6 @@ PY
     fi
 done
 echo
-flags=""
-[ ${#extra[@]} -gt 0 ] && flags=" -- ${extra[*]}"
-echo "Made with \`scripts/bench-collections.sh --timeout $timeout$flags\` on $(nproc) cores, one used" \
+[ ${#extra[@]} -gt 0 ] && made_with+=" -- ${extra[*]}"
+echo "Made with \`scripts/bench-collections.sh --timeout $timeout$made_with\` on $(nproc) cores, one used" \
     "($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ *//' || echo 'unknown CPU'))."

@@ -25,11 +25,17 @@ fn run(args: &[&str], stdin: Option<&str>) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the csp binary runs");
-    if let Some(text) = stdin {
+    // Write from another thread so that a large input cannot block on a full output pipe.
+    let writer = stdin.map(|text| {
         let mut pipe = child.stdin.take().unwrap();
-        pipe.write_all(text.as_bytes()).unwrap();
+        let text = text.to_string();
+        std::thread::spawn(move || pipe.write_all(text.as_bytes()))
+    });
+    let output = child.wait_with_output().unwrap();
+    if let Some(writer) = writer {
+        writer.join().unwrap().expect("csp reads all its input");
     }
-    child.wait_with_output().unwrap()
+    output
 }
 
 fn csp(args: &[&str]) -> Output {
