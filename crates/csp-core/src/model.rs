@@ -68,6 +68,8 @@ pub struct Model {
     names: Arc<Vec<String>>,
     domains: Arc<Vec<Domain>>,
     fixed: Vec<Option<i32>>,
+    /// Values ruled out before search (unary `x != v`), like givens specific to one use.
+    excluded: Vec<(VarId, i32)>,
     constraints: Arc<Vec<BinaryConstraint>>,
     pairs: Arc<PairRelations>,
     propagators: Arc<Vec<Arc<dyn Propagator>>>,
@@ -118,6 +120,33 @@ impl Model {
         }
         self.fixed[var.index()] = Some(value);
         Ok(())
+    }
+
+    /// Rules out `value` for `var` before search (a unary `var != value`). Like givens,
+    /// exclusions belong to this copy of the model only and leave the shared network alone,
+    /// so they are cheap to add per use (for example "find a solution other than this one").
+    ///
+    /// ```
+    /// use csp_core::{Model, SearchConfig, Solver};
+    /// let mut m = Model::new();
+    /// let x = m.int_var(1, 3).unwrap();
+    /// m.exclude(x, 2).unwrap();
+    /// let mut solver = Solver::new(&m, SearchConfig::default()).unwrap();
+    /// assert_eq!(solver.solutions().unwrap().collect::<Vec<_>>(), vec![vec![1], vec![3]]);
+    /// assert!(!m.is_solution(&[2]));
+    /// m.fix(x, 3).unwrap();
+    /// m.exclude(x, 3).unwrap();
+    /// assert_eq!(Solver::new(&m, SearchConfig::default()).unwrap().solve(), csp_core::Outcome::Unsatisfiable);
+    /// ```
+    pub fn exclude(&mut self, var: VarId, value: i32) -> Result<(), ModelError> {
+        self.check_var(var)?;
+        self.excluded.push((var, value));
+        Ok(())
+    }
+
+    /// The values ruled out with [`Model::exclude`].
+    pub fn excluded(&self) -> &[(VarId, i32)] {
+        &self.excluded
     }
 
     /// Removes a given.
@@ -305,6 +334,12 @@ impl Model {
             if let Some(given) = self.fixed(var).filter(|&g| g != value) {
                 return Some(format!("{} = {value} but it is fixed to {given}", self.name(var)));
             }
+        }
+        if let Some((var, value)) = self.excluded.iter().find(|(v, x)| values[v.index()] == *x) {
+            return Some(format!(
+                "{} = {value} but that value is excluded",
+                self.name(*var)
+            ));
         }
         for c in self.constraints.iter() {
             let (a, b) = (values[c.x.index()], values[c.y.index()]);

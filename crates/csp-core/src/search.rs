@@ -436,6 +436,12 @@ impl<'m> Solver<'m> {
                 self.mark_assigned(var, v);
             }
         }
+        for &(var, value) in model.excluded() {
+            self.store.remove(var, value);
+            if self.store.size(var) == 0 {
+                return false;
+            }
+        }
         if !self.givens_consistent() {
             return false;
         }

@@ -18,7 +18,7 @@ use crate::grid::Grid;
 use crate::logic::{SinglesOutcome, propagate_singles};
 use crate::model::SudokuModel;
 use crate::rate::{Level, Rating, rate_with};
-use crate::solve::{count, default_model, default_strategy};
+use crate::solve::{default_model, default_strategy};
 
 /// Smallest order the generator makes (4x4).
 pub const MIN_GENERATE_ORDER: usize = 2;
@@ -332,9 +332,9 @@ impl Generator {
                 puzzle.set_cell(cell, 0).expect("a cell of the board");
             }
             // Singles are sound deductions: when they fill the grid, its solution is unique
-            // and the search can be skipped. Otherwise counting up to 2 decides.
+            // and the search can be skipped. Otherwise search for another solution.
             let by_singles = matches!(propagate_singles(&puzzle), SinglesOutcome::Solved { .. });
-            if by_singles || count(&self.rules, &puzzle, &config, Some(2)).is_unique() {
+            if by_singles || !self.has_other_solution(&puzzle, solution, group, &config) {
                 clues -= group.len();
             } else {
                 for &cell in group {
@@ -345,6 +345,28 @@ impl Generator {
             }
         }
         puzzle
+    }
+
+    /// Whether `puzzle` (made from a puzzle whose only solution is `solution` by blanking
+    /// the cells of `removed`) has a solution other than `solution`. Such a solution breaks
+    /// a removed clue, so it is enough to look, cell by cell, for a solution in which that
+    /// cell differs: each search skips the subtree of the known solution.
+    fn has_other_solution(
+        &self,
+        puzzle: &Grid,
+        solution: &Grid,
+        removed: &[usize],
+        config: &SearchConfig,
+    ) -> bool {
+        removed.iter().any(|&cell| {
+            let mut model = self.rules.with_givens(puzzle);
+            let var = self.rules.cells()[cell];
+            model
+                .exclude(var, i32::from(solution.cells()[cell]))
+                .expect("a variable of the model");
+            let mut solver = Solver::new(&model, config.clone()).expect("no restarts");
+            matches!(solver.solve(), Outcome::Solved(_))
+        })
     }
 
     /// Puzzle number `index`: a unique solution, the requested clue count (or minimal),
