@@ -100,16 +100,22 @@ impl StrategyArgs {
         )
     }
 
-    /// A whole search configuration.
-    pub fn config(&self, default: Strategy, limits: &LimitArgs) -> SearchConfig {
-        SearchConfig {
-            strategy: self.strategy(default),
+    /// A whole search configuration; a usage error for flags that do not fit together.
+    pub fn config(&self, default: Strategy, limits: &LimitArgs) -> Result<SearchConfig, CliError> {
+        let strategy = self.strategy(default);
+        if self.probe && strategy.inference != csp_core::Inference::Mac {
+            return Err(usage(format!(
+                "--probe needs --inference mac (the strategy is {strategy})"
+            )));
+        }
+        Ok(SearchConfig {
+            strategy,
             tie_break: self.tie_break.unwrap_or(TieBreak::Lowest),
             restarts: None,
             seed: self.seed.unwrap_or(0),
             limits: limits.limits(),
             probing: self.probe,
-        }
+        })
     }
 }
 

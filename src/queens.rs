@@ -170,7 +170,7 @@ fn setup(
         None if explicit && search.n <= csp_queens::MAX_PAIRWISE_N => Encoding::Pairwise,
         None => default_encoding,
     };
-    let mut config = search.strategy.config(default_config.strategy, &search.limits);
+    let mut config = search.strategy.config(default_config.strategy, &search.limits)?;
     if !explicit {
         config.tie_break = search.strategy.tie_break.unwrap_or(default_config.tie_break);
         config.restarts = default_config.restarts;

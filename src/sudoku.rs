@@ -235,7 +235,9 @@ fn run_solve(args: SolveArgs) -> Result<u8, CliError> {
         });
     }
     let kind = args.model.kind()?;
-    let config = args.strategy.config(csp_sudoku::default_strategy(), &args.limits);
+    let config = args
+        .strategy
+        .config(csp_sudoku::default_strategy(), &args.limits)?;
     let text = batch::read_input(args.input.file.as_deref())?;
     let puzzles = batch::puzzles(&text, args.input.input);
     let rules = Rules::with_locked(kind, args.model.locked()?);
@@ -332,7 +334,9 @@ fn run_count(args: CountArgs) -> Result<u8, CliError> {
         return Err(usage("--limit must be at least 1"));
     }
     let kind = args.model.kind()?;
-    let config: SearchConfig = args.strategy.config(csp_sudoku::default_strategy(), &args.limits);
+    let config: SearchConfig = args
+        .strategy
+        .config(csp_sudoku::default_strategy(), &args.limits)?;
     let text = batch::read_input(args.input.file.as_deref())?;
     let puzzles = batch::puzzles(&text, args.input.input);
     let rules = Rules::with_locked(kind, args.model.locked()?);
