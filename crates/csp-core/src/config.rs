@@ -60,10 +60,11 @@ named_enum!(
         Mrv => "mrv",
         /// Fewest legal values, then most unassigned neighbours (degree), then as [`TieBreak`] says.
         MrvDegree => "mrv-degree",
-        /// Fewest legal values per unit of constraint weight (dom/wdeg, Boussemart et al. 2004):
-        /// each constraint starts with weight 1 and gains 1 whenever it wipes out a domain;
-        /// a variable's weight sums its constraints that still involve another unassigned
-        /// variable. Variables with one legal value go first; ties as [`TieBreak`] says.
+        /// Fewest legal values per unit of constraint weight (dom/wdeg, after Boussemart et
+        /// al. 2004): each constraint starts with weight 1 and gains 1 whenever it wipes out
+        /// a domain; a variable's weight sums the weights of all its constraints (this variant
+        /// keeps the sums up to date instead of filtering for unassigned neighbours at each
+        /// choice). Variables with one legal value go first; ties as [`TieBreak`] says.
         DomWdeg => "dom-wdeg",
     }
 );

@@ -90,6 +90,13 @@ fn lcv_links(model: &Model, network: &Network) -> Vec<Vec<Link>> {
         .collect()
 }
 
+/// The constraint that wiped out a domain (for dom/wdeg).
+#[derive(Clone, Copy)]
+enum Failed {
+    Arc(u32),
+    Propagator(usize),
+}
+
 /// What one call of [`Solver::advance`] ended with.
 enum Step {
     Solution,
@@ -133,10 +140,9 @@ pub struct Solver<'m> {
     neighbours: Option<(Vec<Vec<VarId>>, Vec<u32>)>,
     /// For LCV: distinct neighbours and the constraints that tie them.
     links: Vec<Vec<Link>>,
-    /// dom/wdeg: one weight per constraint (binary pairs, then propagators).
-    weights: Vec<u32>,
-    /// dom/wdeg: unassigned variables per propagator.
-    prop_unassigned: Vec<u32>,
+    /// dom/wdeg: each variable's weighted degree, the summed weights of its constraints
+    /// (kept up to date when a constraint fails, so selection reads one number).
+    var_weight: Vec<u64>,
     scratch_values: Vec<Option<i32>>,
     check_values: Vec<i32>,
     stats: Stats,
@@ -196,8 +202,12 @@ impl<'m> Solver<'m> {
             changes: ChangeList::new(n),
             neighbours,
             links,
-            weights: vec![1; network.arcs.len() / 2 + props.len()],
-            prop_unassigned: props.iter().map(|p| p.variables().len() as u32).collect(),
+            var_weight: model
+                .vars()
+                .map(|v| {
+                    (network.adjacency.row(v.index()).len() + network.watches.row(v.index()).len()) as u64
+                })
+                .collect(),
             scratch_values: Vec::with_capacity(max_arity),
             check_values: Vec::with_capacity(max_arity),
             stats: Stats::default(),
@@ -533,7 +543,7 @@ impl<'m> Solver<'m> {
             };
             // Forced variables (one legal value) go first whatever their weight.
             let weight = if use_weights && legal > 1 {
-                self.weighted_degree(var)
+                self.var_weight[i]
             } else {
                 1
             };
@@ -568,22 +578,21 @@ impl<'m> Solver<'m> {
         best.expect("an unassigned variable").0
     }
 
-    /// dom/wdeg: the summed weights of the constraints on `var` that involve another
-    /// unassigned variable (at least 1).
-    fn weighted_degree(&self, var: VarId) -> u64 {
-        let mut total = 0u64;
-        for adj in self.network.adjacency.row(var.index()) {
-            if !self.assigned[adj.other.index()] {
-                total += u64::from(self.weights[adj.out_arc as usize / 2]);
+    /// dom/wdeg: a constraint wiped out a domain, so its weight and the weighted degree
+    /// of each of its variables grow by one.
+    fn bump_weight(&mut self, constraint: Failed) {
+        match constraint {
+            Failed::Arc(arc) => {
+                let arc = &self.network.arcs[arc as usize];
+                self.var_weight[arc.x.index()] += 1;
+                self.var_weight[arc.y.index()] += 1;
+            }
+            Failed::Propagator(p) => {
+                for v in self.props[p].variables() {
+                    self.var_weight[v.index()] += 1;
+                }
             }
         }
-        let pairs = self.network.arcs.len() / 2;
-        for watch in self.network.watches.row(var.index()) {
-            if self.prop_unassigned[watch.prop as usize] >= 2 {
-                total += u64::from(self.weights[pairs + watch.prop as usize]);
-            }
-        }
-        total.max(1)
     }
 
     /// The number of legal values of an unassigned variable.
@@ -767,11 +776,6 @@ impl<'m> Solver<'m> {
         self.assigned[var.index()] = true;
         self.value[var.index()] = value;
         self.num_unassigned -= 1;
-        if self.config.strategy.var_order == VarOrder::DomWdeg {
-            for watch in self.network.watches.row(var.index()) {
-                self.prop_unassigned[watch.prop as usize] -= 1;
-            }
-        }
         if let Some((lists, degrees)) = &mut self.neighbours {
             for u in &lists[var.index()] {
                 degrees[u.index()] -= 1;
@@ -782,11 +786,6 @@ impl<'m> Solver<'m> {
     fn mark_unassigned(&mut self, var: VarId) {
         self.assigned[var.index()] = false;
         self.num_unassigned += 1;
-        if self.config.strategy.var_order == VarOrder::DomWdeg {
-            for watch in self.network.watches.row(var.index()) {
-                self.prop_unassigned[watch.prop as usize] += 1;
-            }
-        }
         if let Some((lists, degrees)) = &mut self.neighbours {
             for u in &lists[var.index()] {
                 degrees[u.index()] += 1;
@@ -878,7 +877,7 @@ impl<'m> Solver<'m> {
                 .prune_against(other, var, value, &mut self.store, &mut self.stats.checks);
             self.stats.pruned += u64::from(removed);
             if self.store.size(other) == 0 {
-                self.weights[adj.in_arc as usize / 2] += 1;
+                self.bump_weight(Failed::Arc(adj.in_arc));
                 return false;
             }
         }
@@ -889,7 +888,7 @@ impl<'m> Solver<'m> {
                 && (!wake.on_change() || self.run_propagator(p, Event::Changed));
             self.changes.clear();
             if !ok {
-                self.weights[network.arcs.len() / 2 + p] += 1;
+                self.bump_weight(Failed::Propagator(p));
                 return false;
             }
         }
@@ -991,7 +990,7 @@ impl<'m> Solver<'m> {
                 if removed > 0 {
                     self.stats.pruned += u64::from(removed);
                     if self.store.size(arc.x) == 0 {
-                        self.weights[a as usize / 2] += 1;
+                        self.bump_weight(Failed::Arc(a));
                         return false;
                     }
                     self.announce_change(network, arc.x, Some(arc.y));
@@ -1008,7 +1007,7 @@ impl<'m> Solver<'m> {
                     Event::Fixed(local as usize)
                 };
                 if !self.run_propagator(p as usize, event) {
-                    self.weights[network.arcs.len() / 2 + p as usize] += 1;
+                    self.bump_weight(Failed::Propagator(p as usize));
                     return false;
                 }
                 let source = (local == CHANGED).then_some(p);
