@@ -815,27 +815,3 @@ fn compare_svg_writes_a_chart() {
         "the table is still printed"
     );
 }
-
-// ---------------------------------------------------------------------------------------------
-// queens (the full queens suite is tests/queens_cli.rs)
-
-#[test]
-fn queens_textbook_figures_from_the_same_binary() {
-    let out = csp(&[
-        "queens",
-        "solve",
-        "8",
-        "--var",
-        "static",
-        "--val",
-        "asc",
-        "--inference",
-        "none",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(code(&out), 0);
-    let value: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    assert_eq!(value["nodes"], 113);
-    assert_eq!(value["solution"], serde_json::json!([0, 4, 7, 5, 2, 6, 1, 3]));
-}
