@@ -61,7 +61,8 @@ impl PermutationOverlap {
     /// The bit-parallel pass for plain one-word domains at one base; `None` if they are not.
     fn propagate_words(&self, ctx: &mut PropagationContext<'_>) -> Option<Result<(), Conflict>> {
         let base = ctx.base(self.vars[0]);
-        let mut doms: SmallVec<[u64; 48]> = SmallVec::with_capacity(self.vars.len());
+        // Inline room for a box and a line of a 64x64 board (120 variables): no heap per call.
+        let mut doms: SmallVec<[u64; 128]> = SmallVec::with_capacity(self.vars.len());
         for &v in &self.vars {
             match ctx.bits(v) {
                 [word] if ctx.base(v) == base => doms.push(*word),
