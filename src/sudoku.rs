@@ -110,6 +110,31 @@ pub enum SolveFormat {
     Json,
 }
 
+/// The flags of every backtracking command: model, strategy, limits and workers.
+#[derive(Args)]
+pub struct SearchArgs {
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[command(flatten)]
+    pub strategy: StrategyArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Worker threads (0: one per core).
+    #[arg(long, short = 'j', default_value_t = 1)]
+    pub jobs: usize,
+}
+
+impl SearchArgs {
+    /// The rules and the search configuration these flags choose.
+    pub fn prepare(&self) -> Result<(Rules, SearchConfig), CliError> {
+        let rules = Rules::with_locked(self.model.kind()?, self.model.locked()?);
+        let config = self
+            .strategy
+            .config(csp_sudoku::default_strategy(), &self.limits)?;
+        Ok((rules, config))
+    }
+}
+
 #[derive(Args)]
 struct SolveArgs {
     #[command(flatten)]
@@ -118,14 +143,7 @@ struct SolveArgs {
     #[arg(long, value_enum, default_value_t = SolveFormat::Line)]
     format: SolveFormat,
     #[command(flatten)]
-    model: ModelArgs,
-    #[command(flatten)]
-    strategy: StrategyArgs,
-    #[command(flatten)]
-    limits: LimitArgs,
-    /// Worker threads (0: one per core).
-    #[arg(long, short = 'j', default_value_t = 1)]
-    jobs: usize,
+    search: SearchArgs,
     /// Search method: backtracking (complete), annealing or min-conflicts (local search).
     #[arg(long, value_enum, default_value_t = Method::Backtracking)]
     method: Method,
@@ -155,14 +173,7 @@ struct CountArgs {
     #[arg(long, value_enum, default_value_t = CountFormat::Line)]
     format: CountFormat,
     #[command(flatten)]
-    model: ModelArgs,
-    #[command(flatten)]
-    strategy: StrategyArgs,
-    #[command(flatten)]
-    limits: LimitArgs,
-    /// Worker threads (0: one per core).
-    #[arg(long, short = 'j', default_value_t = 1)]
-    jobs: usize,
+    search: SearchArgs,
 }
 
 /// Runs `csp sudoku`.
@@ -228,24 +239,17 @@ fn run_solve(args: SolveArgs) -> Result<u8, CliError> {
             max_steps: args.max_steps,
             input: &args.input,
             format: args.format,
-            model: &args.model,
-            strategy: &args.strategy,
-            limits: &args.limits,
-            jobs: args.jobs,
+            search: &args.search,
         });
     }
-    let kind = args.model.kind()?;
-    let config = args
-        .strategy
-        .config(csp_sudoku::default_strategy(), &args.limits)?;
+    let (rules, config) = args.search.prepare()?;
     let text = batch::read_input(args.input.file.as_deref())?;
     let puzzles = batch::puzzles(&text, args.input.input);
-    let rules = Rules::with_locked(kind, args.model.locked()?);
     let started = Instant::now();
     let mut tally = Tally::default();
     let format = args.format;
     let mut out = std::io::stdout().lock();
-    Batch::new(args.jobs)?.run(
+    Batch::new(args.search.jobs)?.run(
         &puzzles,
         |puzzle: &Grid| csp_sudoku::solve(rules.get(puzzle.order()), puzzle, &config),
         |line, result: Result<&SolveReport, &ParseError>| {
@@ -333,19 +337,15 @@ fn run_count(args: CountArgs) -> Result<u8, CliError> {
     if args.limit == Some(0) {
         return Err(usage("--limit must be at least 1"));
     }
-    let kind = args.model.kind()?;
-    let config: SearchConfig = args
-        .strategy
-        .config(csp_sudoku::default_strategy(), &args.limits)?;
+    let (rules, config) = args.search.prepare()?;
     let text = batch::read_input(args.input.file.as_deref())?;
     let puzzles = batch::puzzles(&text, args.input.input);
-    let rules = Rules::with_locked(kind, args.model.locked()?);
     let started = Instant::now();
     let mut tally = Tally::default();
     let format = args.format;
     let cap = args.limit;
     let mut out = std::io::stdout().lock();
-    Batch::new(args.jobs)?.run(
+    Batch::new(args.search.jobs)?.run(
         &puzzles,
         |puzzle: &Grid| csp_sudoku::count(rules.get(puzzle.order()), puzzle, &config, cap),
         |line, result: Result<&CountReport, &ParseError>| {

@@ -13,9 +13,9 @@ use csp_sudoku::{
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::args::{LimitArgs, StrategyArgs, usage};
+use crate::args::usage;
 use crate::batch::{self, Batch};
-use crate::sudoku::{InputArgs, ModelArgs, Rules, SolveFormat, Tally, write_text};
+use crate::sudoku::{InputArgs, Rules, SearchArgs, SolveFormat, Tally, write_text};
 use crate::{CliError, EXIT_OK, EXIT_UNSOLVED};
 
 /// How `solve` searches.
@@ -40,14 +40,9 @@ pub struct LocalSolve<'a> {
     pub input: &'a InputArgs,
     /// Output format.
     pub format: SolveFormat,
-    /// Model flags (rejected: local search has its own formulation).
-    pub model: &'a ModelArgs,
-    /// Strategy flags (only `--seed` applies).
-    pub strategy: &'a StrategyArgs,
-    /// Limits (only `--timeout` applies).
-    pub limits: &'a LimitArgs,
-    /// Worker threads.
-    pub jobs: usize,
+    /// Model, strategy and limit flags: only `--seed`, `--timeout` and `--jobs` apply, as
+    /// local search has its own formulation.
+    pub search: &'a SearchArgs,
 }
 
 /// Default `--max-steps` for local search.
@@ -77,18 +72,19 @@ pub fn solve_local(args: LocalSolve<'_>) -> Result<u8, CliError> {
         Method::Annealing => LocalMethod::Annealing,
         Method::MinConflicts => LocalMethod::MinConflicts,
     };
-    let s = args.strategy;
+    let s = &args.search.strategy;
     if s.var_order.is_some() || s.value_order.is_some() || s.inference.is_some() || s.tie_break.is_some() {
         return Err(usage(format!(
             "--var, --val, --inference and --tie-break apply to backtracking, not to --method {method}"
         )));
     }
-    if args.model.model.is_some() || args.model.alldiff.is_some() {
+    let m = &args.search.model;
+    if m.model.is_some() || m.alldiff.is_some() || m.locked.is_some() || s.probe {
         return Err(usage(format!(
-            "--model and --alldiff apply to backtracking, not to --method {method}"
+            "--model, --alldiff, --locked and --probe apply to backtracking, not to --method {method}"
         )));
     }
-    if args.limits.node_limit.is_some() {
+    if args.search.limits.node_limit.is_some() {
         return Err(usage(format!(
             "--node-limit applies to backtracking; use --max-steps with --method {method}"
         )));
@@ -99,7 +95,7 @@ pub fn solve_local(args: LocalSolve<'_>) -> Result<u8, CliError> {
     let settings = LocalSettings {
         seed: s.seed.unwrap_or(0),
         max_steps: args.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
-        time: args.limits.timeout,
+        time: args.search.limits.timeout,
         ..LocalSettings::new(method)
     };
     let text = batch::read_input(args.input.file.as_deref())?;
@@ -108,7 +104,7 @@ pub fn solve_local(args: LocalSolve<'_>) -> Result<u8, CliError> {
     let mut tally = Tally::default();
     let format = args.format;
     let mut out = std::io::stdout().lock();
-    Batch::new(args.jobs)?.run(
+    Batch::new(args.search.jobs)?.run(
         &puzzles,
         |puzzle: &Grid| csp_sudoku::solve_local(puzzle, &settings),
         |line, result: Result<&Result<LocalReport, LocalError>, &ParseError>| {

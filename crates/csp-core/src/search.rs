@@ -495,7 +495,7 @@ impl<'m> Solver<'m> {
                 return false;
             }
             let a = self.value[var.index()];
-            if !self.agrees_with_assigned_neighbours(&network, var, a) {
+            if !self.agrees_with_assigned_neighbours(var, a) {
                 return false;
             }
             // Under fc and mac the propagators see the givens and detect clashes themselves.
@@ -723,7 +723,10 @@ impl<'m> Solver<'m> {
     }
 
     /// Whether `var = a` agrees with every assigned neighbour through binary constraints.
-    fn agrees_with_assigned_neighbours(&mut self, network: &Network, var: VarId, a: i32) -> bool {
+    /// Borrows the network field by field, so the check clones nothing (it runs for every
+    /// candidate value under inference `none`).
+    fn agrees_with_assigned_neighbours(&mut self, var: VarId, a: i32) -> bool {
+        let network = &*self.network;
         for adj in network.adjacency.row(var.index()) {
             if self.assigned[adj.other.index()] {
                 self.stats.checks += 1;
@@ -740,10 +743,13 @@ impl<'m> Solver<'m> {
 
     /// Whether `var = a` agrees with every assigned neighbour, in binary and n-ary constraints.
     fn consistent_with_assigned(&mut self, var: VarId, a: i32) -> bool {
-        let network = Arc::clone(&self.network);
-        if !self.agrees_with_assigned_neighbours(&network, var, a) {
+        if !self.agrees_with_assigned_neighbours(var, a) {
             return false;
         }
+        if self.network.watches.row(var.index()).is_empty() {
+            return true;
+        }
+        let network = Arc::clone(&self.network);
         for watch in network.watches.row(var.index()) {
             if !self.prop_consistent(watch.prop as usize, watch.local as usize, a, None) {
                 return false;

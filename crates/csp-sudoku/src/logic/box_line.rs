@@ -43,14 +43,13 @@ pub(crate) fn find(c: &Candidates) -> Option<Deduction> {
                 describe_cells(c, &cells),
                 describe_eliminations(c, &eliminations)
             );
-            return Some(Deduction {
-                technique: Technique::BoxLine,
+            return Some(Deduction::eliminating(
+                Technique::BoxLine,
                 cells,
-                values: vec![value],
-                placements: Vec::new(),
+                vec![value],
                 eliminations,
                 reason,
-            });
+            ));
         }
     }
     None

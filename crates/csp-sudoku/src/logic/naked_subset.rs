@@ -43,14 +43,13 @@ pub(crate) fn find(c: &Candidates, k: usize) -> Option<Deduction> {
                 units.describe(id),
                 describe_eliminations(c, &eliminations)
             );
-            Some(Deduction {
+            Some(Deduction::eliminating(
                 technique,
                 cells,
-                values: vals,
-                placements: Vec::new(),
+                vals,
                 eliminations,
                 reason,
-            })
+            ))
         });
         if found.is_some() {
             return found;

@@ -54,14 +54,13 @@ pub(crate) fn find(c: &Candidates) -> Option<Deduction> {
                     units.describe(line),
                     describe_eliminations(c, &eliminations)
                 );
-                return Some(Deduction {
-                    technique: Technique::Pointing,
+                return Some(Deduction::eliminating(
+                    Technique::Pointing,
                     cells,
-                    values: vec![value],
-                    placements: Vec::new(),
+                    vec![value],
                     eliminations,
                     reason,
-                });
+                ));
             }
         }
     }

@@ -141,6 +141,26 @@ pub struct Deduction {
     pub reason: String,
 }
 
+impl Deduction {
+    /// A deduction that only removes candidates (pairs, triples, pointing, box-line).
+    pub(crate) fn eliminating(
+        technique: Technique,
+        cells: Vec<usize>,
+        values: Vec<u8>,
+        eliminations: Vec<CellValue>,
+        reason: String,
+    ) -> Deduction {
+        Deduction {
+            technique,
+            cells,
+            values,
+            placements: Vec::new(),
+            eliminations,
+            reason,
+        }
+    }
+}
+
 /// Formats eliminations as `r1c2 -3, r1c4 -3 -5`.
 pub(crate) fn describe_eliminations(candidates: &Candidates, eliminations: &[CellValue]) -> String {
     let mut out = String::new();
