@@ -15,7 +15,7 @@ use crate::store::Store;
 pub(crate) enum ArcKind {
     /// Value `b` of `y` excludes the values `b + o` of `x`, for every offset `o`.
     /// Covers `!=`, `x != y + c`, `|x - y| != c` and their conjunctions.
-    Exclude(SmallVec<[i64; 4]>),
+    Exclude(Exclusions),
     /// `x == y + c`.
     Equal(i64),
     /// `x <= y + c`.
@@ -35,6 +35,32 @@ pub(crate) enum ArcKind {
     General(Box<[Oriented]>),
 }
 
+/// The offsets of an exclusion arc, and the same offsets as a bit pattern so that
+/// forward checking on a one-word domain clears them with one shift.
+#[derive(Clone)]
+pub(crate) struct Exclusions {
+    offsets: SmallVec<[i64; 4]>,
+    /// Bit `o + 64` for each offset `o`, when every offset lies in `-64..64`.
+    pattern: Option<u128>,
+}
+
+impl Exclusions {
+    fn new(mut offsets: SmallVec<[i64; 4]>) -> Self {
+        offsets.sort_unstable();
+        offsets.dedup();
+        let pattern = offsets
+            .iter()
+            .try_fold(0u128, |p, &o| (-64..64).contains(&o).then(|| p | 1 << (o + 64)));
+        Exclusions { offsets, pattern }
+    }
+
+    /// Removes the values `center + o` of `x`; returns how many were present.
+    #[inline]
+    fn remove_from(&self, x: VarId, center: i32, store: &mut Store) -> u32 {
+        store.remove_around(x, center, &self.offsets, self.pattern)
+    }
+}
+
 /// A directed arc: revise `x` against `y`. Arcs `2k` and `2k + 1` are each other's reverse.
 pub(crate) struct Arc {
     pub(crate) x: VarId,
@@ -50,6 +76,45 @@ pub(crate) struct Adjacent {
     pub(crate) out_arc: u32,
     /// The arc `other -> var` (revise `other` against `var`).
     pub(crate) in_arc: u32,
+    /// Revising `in_arc` can remove values only while `var` has at most this many
+    /// (an exclusion arc with `k` offsets needs `|D(var)| <= k`); so a change that
+    /// leaves more need not schedule it.
+    pub(crate) in_arc_prunes_at: u32,
+}
+
+/// Forward checking from a variable to one neighbour, with the common case compiled:
+/// an exclusion arc into a one-word domain clears a shifted bit pattern from one word.
+#[derive(Clone, Copy)]
+pub(crate) struct FcStep {
+    pub(crate) other: VarId,
+    /// The arc `other -> var`, revised by the general path and blamed on a wipe-out.
+    pub(crate) in_arc: u32,
+    /// `other`'s only domain word, or [`FcStep::GENERAL`] for the general path.
+    pub(crate) word: u32,
+    /// The value that bit 0 of `other`'s word stands for.
+    base: i32,
+    /// The number of excluded offsets: the support checks a step stands for.
+    pub(crate) checks: u32,
+    /// Bit `o + 64` for each excluded offset `o`, as (low, high) words; u128 would
+    /// double the step's size by its alignment.
+    pattern: [u64; 2],
+}
+
+impl FcStep {
+    pub(crate) const GENERAL: u32 = u32::MAX;
+
+    /// The bits of `other`'s word that `var = value` excludes, if the compiled path
+    /// applies to this value.
+    #[inline]
+    pub(crate) fn cleared_by(&self, value: i32) -> Option<u64> {
+        let rel = i64::from(value) - i64::from(self.base);
+        if self.word == Self::GENERAL || !(0..64).contains(&rel) {
+            return None;
+        }
+        let pattern = u128::from(self.pattern[0]) | u128::from(self.pattern[1]) << 64;
+        // Bit `o + 64 + rel` lands in the high half exactly when `rel + o` is in `0..64`.
+        Some(((pattern << rel) >> 64) as u64)
+    }
 }
 
 /// A variable's membership in an n-ary constraint.
@@ -87,6 +152,8 @@ impl<T> Rows<T> {
 pub(crate) struct Network {
     pub(crate) arcs: Vec<Arc>,
     pub(crate) adjacency: Rows<Adjacent>,
+    /// Per variable, its forward-checking steps, in the order of `adjacency`.
+    pub(crate) fc: Rows<FcStep>,
     pub(crate) watches: Rows<Watch>,
     /// The initial domains, ready to be cloned into each search.
     pub(crate) initial: Store,
@@ -101,25 +168,25 @@ impl Network {
             let forward: Vec<Oriented> = relations.iter().map(|(r, rev)| r.oriented(*rev)).collect();
             let backward: Vec<Oriented> = relations.iter().map(|(r, rev)| r.oriented(!rev)).collect();
             let out_arc = arcs.len() as u32;
-            arcs.push(Arc {
-                x,
-                y,
-                kind: ArcKind::compile(&forward, model, x, y),
-            });
-            arcs.push(Arc {
-                x: y,
-                y: x,
-                kind: ArcKind::compile(&backward, model, y, x),
-            });
+            let forward = ArcKind::compile(&forward, model, x, y);
+            let backward = ArcKind::compile(&backward, model, y, x);
             adjacency[x.index()].push(Adjacent {
                 other: y,
                 out_arc,
                 in_arc: out_arc + 1,
+                in_arc_prunes_at: backward.prunes_at(),
             });
             adjacency[y.index()].push(Adjacent {
                 other: x,
                 out_arc: out_arc + 1,
                 in_arc: out_arc,
+                in_arc_prunes_at: forward.prunes_at(),
+            });
+            arcs.push(Arc { x, y, kind: forward });
+            arcs.push(Arc {
+                x: y,
+                y: x,
+                kind: backward,
             });
         }
         let mut watches: Vec<Vec<Watch>> = vec![Vec::new(); n];
@@ -135,11 +202,50 @@ impl Network {
             .vars()
             .map(|v| (model.domain(v).base(), model.domain(v).words()))
             .collect();
+        let initial = Store::new(words.iter().map(|(b, w)| (*b, w.as_slice())));
+        let fc = adjacency
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|adj| FcStep::compile(adj, &arcs, &initial))
+                    .collect()
+            })
+            .collect();
         Network {
             arcs,
             adjacency: Rows::from_lists(adjacency),
+            fc: Rows::from_lists(fc),
             watches: Rows::from_lists(watches),
-            initial: Store::new(words.iter().map(|(b, w)| (*b, w.as_slice()))),
+            initial,
+        }
+    }
+}
+
+impl FcStep {
+    fn compile(adj: &Adjacent, arcs: &[Arc], store: &Store) -> FcStep {
+        let general = FcStep {
+            other: adj.other,
+            in_arc: adj.in_arc,
+            word: Self::GENERAL,
+            base: 0,
+            checks: 0,
+            pattern: [0; 2],
+        };
+        match (&arcs[adj.in_arc as usize].kind, store.single_word(adj.other)) {
+            (
+                ArcKind::Exclude(Exclusions {
+                    offsets,
+                    pattern: Some(pattern),
+                }),
+                Some(word),
+            ) => FcStep {
+                word: word as u32,
+                base: store.base(adj.other),
+                checks: offsets.len() as u32,
+                pattern: [*pattern as u64, (*pattern >> 64) as u64],
+                ..general
+            },
+            _ => general,
         }
     }
 }
@@ -163,9 +269,7 @@ impl ArcKind {
             _ => false,
         });
         if all_exclusions {
-            offsets.sort_unstable();
-            offsets.dedup();
-            return ArcKind::Exclude(offsets);
+            return ArcKind::Exclude(Exclusions::new(offsets));
         }
         match relations {
             [Oriented::Equal(c)] => ArcKind::Equal(*c),
@@ -198,13 +302,22 @@ impl ArcKind {
         }
     }
 
+    /// The largest size of `y`'s domain at which revising `x` against it can remove a
+    /// value (every value of `y` must exclude the same value of `x`).
+    fn prunes_at(&self) -> u32 {
+        match self {
+            ArcKind::Exclude(exclusions) => exclusions.offsets.len() as u32,
+            _ => u32::MAX,
+        }
+    }
+
     /// Whether `x = a` and `y = b` are compatible.
     #[inline]
     pub(crate) fn allows(&self, a: i32, b: i32) -> bool {
         match self {
-            ArcKind::Exclude(offsets) => {
+            ArcKind::Exclude(exclusions) => {
                 let d = i64::from(a) - i64::from(b);
-                !offsets.contains(&d)
+                !exclusions.offsets.contains(&d)
             }
             ArcKind::Equal(c) => i64::from(a) == i64::from(b) + *c,
             ArcKind::LessEq(c) => i64::from(a) <= i64::from(b) + i64::from(*c),
@@ -240,9 +353,9 @@ impl ArcKind {
         checks: &mut u64,
     ) -> u32 {
         match self {
-            ArcKind::Exclude(offsets) => {
-                *checks += offsets.len() as u64;
-                store.remove_around(x, b, offsets)
+            ArcKind::Exclude(exclusions) => {
+                *checks += exclusions.offsets.len() as u64;
+                exclusions.remove_from(x, b, store)
             }
             _ => self.revise(x, y, store, checks),
         }
@@ -252,7 +365,7 @@ impl ArcKind {
     /// Returns the number of values removed; `checks` counts the support tests made.
     pub(crate) fn revise(&self, x: VarId, y: VarId, store: &mut Store, checks: &mut u64) -> u32 {
         match self {
-            ArcKind::Exclude(offsets) => revise_exclude(offsets, x, y, store, checks),
+            ArcKind::Exclude(exclusions) => revise_exclude(exclusions, x, y, store, checks),
             ArcKind::Equal(c) => {
                 // a survives iff a - c is in y: keep x's bits where y's bits, shifted, are set.
                 let shift = i64::from(store.base(x)) - *c - i64::from(store.base(y));
@@ -327,7 +440,8 @@ impl ArcKind {
 /// Revision for exclusion arcs. A value `a` of `x` loses its support only if every
 /// value `b` of `y` excludes it, that is `a - b` is one of the `k` offsets; that needs
 /// `|D(y)| <= k`, so larger domains of `y` are skipped at once.
-fn revise_exclude(offsets: &[i64], x: VarId, y: VarId, store: &mut Store, checks: &mut u64) -> u32 {
+fn revise_exclude(exclusions: &Exclusions, x: VarId, y: VarId, store: &mut Store, checks: &mut u64) -> u32 {
+    let offsets = &exclusions.offsets[..];
     let size_y = store.size(y) as usize;
     if size_y == 0 || size_y > offsets.len() {
         return 0;
@@ -338,7 +452,7 @@ fn revise_exclude(offsets: &[i64], x: VarId, y: VarId, store: &mut Store, checks
     if size_y == 1 {
         // The forward-checking case: exactly the values `b + o` lose their support.
         *checks += offsets.len() as u64;
-        return store.remove_around(x, first, offsets);
+        return exclusions.remove_from(x, first, store);
     }
     let mut doomed: SmallVec<[i32; 8]> = SmallVec::new();
     for &o in offsets {

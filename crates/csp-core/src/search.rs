@@ -19,7 +19,7 @@ use crate::model::{Model, VarId};
 use crate::network::Network;
 use crate::propagator::{ChangeList, Event, Priority, PropagationContext, Propagator, Wake};
 use crate::stats::{Count, LimitKind, Outcome, Stats};
-use crate::store::{Mark, Store};
+use crate::store::{FcCounts, FcStop, Mark, Store};
 
 /// Marks a "changed" entry in the propagator queue (instead of a local index).
 const CHANGED: u32 = u32::MAX;
@@ -351,6 +351,8 @@ impl<'m> Solver<'m> {
             }
             Phase::Searching => {}
         }
+        // One handle for the whole call, not one per node (an atomic count each time).
+        let network = Arc::clone(&self.network);
         loop {
             if self.descend {
                 self.descend = false;
@@ -385,7 +387,7 @@ impl<'m> Solver<'m> {
                     self.value_stack.truncate(frame.start as usize);
                 }
                 Some(value) => {
-                    if self.assign(top.var, value) {
+                    if self.assign(&network, top.var, value) {
                         self.descend = true;
                     }
                 }
@@ -523,6 +525,12 @@ impl<'m> Solver<'m> {
                 .expect("an unassigned variable");
             return VarId(index as u32);
         }
+        if self.config.strategy.var_order == VarOrder::Mrv
+            && self.config.tie_break == TieBreak::Lowest
+            && self.config.strategy.inference != Inference::None
+        {
+            return self.smallest_domain();
+        }
         let use_degree = self.config.strategy.var_order == VarOrder::MrvDegree;
         let use_weights = self.config.strategy.var_order == VarOrder::DomWdeg;
         let random_ties = self.config.tie_break == TieBreak::Random;
@@ -576,6 +584,26 @@ impl<'m> Solver<'m> {
             }
         }
         best.expect("an unassigned variable").0
+    }
+
+    /// Plain MRV under inference (legal values = domain size), ties to the lowest index:
+    /// the general rule of [`Solver::select_var`] reduced to one pass over the sizes.
+    fn smallest_domain(&self) -> VarId {
+        let mut best = (usize::MAX, u32::MAX);
+        for (i, &assigned) in self.assigned.iter().enumerate() {
+            if assigned {
+                continue;
+            }
+            let size = self.store.size(VarId(i as u32));
+            if size < best.1 {
+                best = (i, size);
+                if size <= 1 {
+                    break;
+                }
+            }
+        }
+        debug_assert_ne!(best.0, usize::MAX, "an unassigned variable");
+        VarId(best.0 as u32)
     }
 
     /// dom/wdeg: a constraint wiped out a domain, so its weight and the weighted degree
@@ -800,22 +828,21 @@ impl<'m> Solver<'m> {
     }
 
     /// Makes a node `var = value` and runs the inference. Returns `false` if it failed.
-    fn assign(&mut self, var: VarId, value: i32) -> bool {
+    fn assign(&mut self, network: &Network, var: VarId, value: i32) -> bool {
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(self.frames.len() as u64);
         let top = self.frames.last_mut().expect("a frame");
         top.open = true;
         let removed = self.store.fix(var, value);
         self.mark_assigned(var, value);
-        let network = Arc::clone(&self.network);
         match self.config.strategy.inference {
             Inference::None => true,
-            Inference::Fc => self.forward_check(&network, var),
+            Inference::Fc => self.forward_check(network, var),
             // A variable that already had this single value was propagated when it got it.
             Inference::Mac if removed == 0 => true,
             Inference::Mac => {
-                self.announce_change(&network, var, None);
-                self.fixpoint(&network) && (!self.config.probing || self.probe(&network))
+                self.announce_change(network, var, None);
+                self.fixpoint(network) && (!self.config.probing || self.probe(network))
             }
         }
     }
@@ -871,21 +898,35 @@ impl<'m> Solver<'m> {
     /// against it once, and wake each n-ary constraint on `var` once (no cascade).
     fn forward_check(&mut self, network: &Network, var: VarId) -> bool {
         let value = self.value[var.index()];
-        for adj in network.adjacency.row(var.index()) {
-            let other = adj.other;
-            if self.assigned[other.index()] {
-                continue;
+        let steps = network.fc.row(var.index());
+        let mut counts = FcCounts::default();
+        let mut from = 0;
+        let wiped_out = loop {
+            match self
+                .store
+                .forward_clear(&steps[from..], &self.assigned, value, &mut counts)
+            {
+                FcStop::Done => break None,
+                FcStop::WipeOut(i) => break Some(steps[from + i].in_arc),
+                FcStop::General(i) => {
+                    let step = &steps[from + i];
+                    counts.revisions += 1;
+                    let removed =
+                        prune_general(network, step.in_arc, value, &mut self.store, &mut counts.checks);
+                    counts.pruned += u64::from(removed);
+                    if self.store.size(step.other) == 0 {
+                        break Some(step.in_arc);
+                    }
+                    from += i + 1;
+                }
             }
-            self.stats.revisions += 1;
-            let arc = &network.arcs[adj.in_arc as usize];
-            let removed = arc
-                .kind
-                .prune_against(other, var, value, &mut self.store, &mut self.stats.checks);
-            self.stats.pruned += u64::from(removed);
-            if self.store.size(other) == 0 {
-                self.bump_weight(Failed::Arc(adj.in_arc));
-                return false;
-            }
+        };
+        self.stats.revisions += counts.revisions;
+        self.stats.checks += counts.checks;
+        self.stats.pruned += counts.pruned;
+        if let Some(arc) = wiped_out {
+            self.bump_weight(Failed::Arc(arc));
+            return false;
         }
         for watch in network.watches.row(var.index()) {
             let p = watch.prop as usize;
@@ -945,12 +986,14 @@ impl<'m> Solver<'m> {
         except: Option<VarId>,
         source: Option<u32>,
     ) {
+        let size = self.store.size(var);
         for adj in network.adjacency.row(var.index()) {
-            if !self.assigned[adj.other.index()] && Some(adj.other) != except {
+            if size <= adj.in_arc_prunes_at && !self.assigned[adj.other.index()] && Some(adj.other) != except
+            {
                 self.enqueue_arc(adj.in_arc);
             }
         }
-        let fixed = self.store.size(var) == 1;
+        let fixed = size == 1;
         for watch in network.watches.row(var.index()) {
             let p = watch.prop as usize;
             let flags = self.prop_flags[p];
@@ -1044,6 +1087,15 @@ impl<'m> Solver<'m> {
         self.check_values = values;
         holds
     }
+}
+
+/// Forward checking through an arc that has no compiled step: kept out of line so the
+/// compiled loop keeps its registers.
+#[cold]
+#[inline(never)]
+fn prune_general(network: &Network, arc: u32, value: i32, store: &mut Store, checks: &mut u64) -> u32 {
+    let arc = &network.arcs[arc as usize];
+    arc.kind.prune_against(arc.x, arc.y, value, store, checks)
 }
 
 /// Lazy enumeration of solutions; see [`Solver::solutions`].

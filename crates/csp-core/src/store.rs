@@ -5,6 +5,25 @@
 //! a change overwrites words in place and records the old word on the trail.
 
 use crate::model::VarId;
+use crate::network::FcStep;
+
+/// Statistics of a forward-checking pass.
+#[derive(Default)]
+pub(crate) struct FcCounts {
+    pub(crate) revisions: u64,
+    pub(crate) checks: u64,
+    pub(crate) pruned: u64,
+}
+
+/// Where [`Store::forward_clear`] stopped.
+pub(crate) enum FcStop {
+    /// Every step done.
+    Done,
+    /// Step `i` needs the general path (not yet counted or applied).
+    General(usize),
+    /// Step `i` emptied its neighbour's domain.
+    WipeOut(usize),
+}
 
 /// One undo record: the old content of a word and the old size of its variable
 /// (16 bytes; the variable is found through [`Store::owner`]).
@@ -70,6 +89,60 @@ impl Store {
     pub(crate) fn bits(&self, var: VarId) -> &[u64] {
         let v = var.index();
         &self.words[self.word_start[v] as usize..self.word_start[v + 1] as usize]
+    }
+
+    /// The index of `var`'s only word, if its domain fits in one.
+    pub(crate) fn single_word(&self, var: VarId) -> Option<usize> {
+        let v = var.index();
+        (self.word_start[v + 1] - self.word_start[v] == 1).then_some(self.word_start[v] as usize)
+    }
+
+    /// Forward checking through compiled steps from a variable just given `value`:
+    /// clears each step's pattern from its unassigned neighbour's word. Stops early at a
+    /// step that needs the general path or at a wiped-out domain, and says which.
+    ///
+    /// One tight loop over plain slices: it runs for every neighbour of every node.
+    pub(crate) fn forward_clear(
+        &mut self,
+        steps: &[FcStep],
+        assigned: &[bool],
+        value: i32,
+        counts: &mut FcCounts,
+    ) -> FcStop {
+        let words = &mut self.words[..];
+        let size = &mut self.size[..];
+        // At most one entry per step: no reallocation inside the loop.
+        self.trail.reserve(steps.len());
+        for (i, step) in steps.iter().enumerate() {
+            let other = step.other.index();
+            if assigned[other] {
+                continue;
+            }
+            let Some(clear) = step.cleared_by(value) else {
+                return FcStop::General(i);
+            };
+            counts.revisions += 1;
+            counts.checks += u64::from(step.checks);
+            let word = &mut words[step.word as usize];
+            let old = *word;
+            let new = old & !clear;
+            if new == old {
+                continue;
+            }
+            let removed = (old & clear).count_ones();
+            counts.pruned += u64::from(removed);
+            self.trail.push(TrailEntry {
+                word: step.word,
+                old_size: size[other],
+                old_bits: old,
+            });
+            size[other] -= removed;
+            *word = new;
+            if new == 0 {
+                return FcStop::WipeOut(i);
+            }
+        }
+        FcStop::Done
     }
 
     /// The bit index of `value` in `var`'s domain, if it lies inside the domain's range.
@@ -155,7 +228,7 @@ impl Store {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn set_word(&mut self, var: VarId, word: usize, bits: u64) {
         let old_bits = self.words[word];
         debug_assert_ne!(old_bits, bits);
@@ -196,20 +269,29 @@ impl Store {
     }
 
     /// Removes the values `center + o` for each offset `o`; returns how many were present.
+    /// `pattern`, if given, has bit `o + 64` for each offset (all within `-64..64`).
     /// One-word domains take a single masked write (and one trail entry).
     #[inline]
-    pub(crate) fn remove_around(&mut self, var: VarId, center: i32, offsets: &[i64]) -> u32 {
+    pub(crate) fn remove_around(
+        &mut self,
+        var: VarId,
+        center: i32,
+        offsets: &[i64],
+        pattern: Option<u128>,
+    ) -> u32 {
         let v = var.index();
         let start = self.word_start[v] as usize;
         if self.word_start[v + 1] as usize - start == 1 {
             let rel = i64::from(center) - i64::from(self.base[v]);
-            let mut clear = 0u64;
-            for &o in offsets {
-                let bit = rel + o;
-                if (0..64).contains(&bit) {
-                    clear |= 1 << bit;
-                }
-            }
+            let clear = match pattern {
+                // Bit `o + 64 + rel` lands in the high half exactly when `rel + o` is in `0..64`.
+                Some(pattern) if (0..64).contains(&rel) => ((pattern << rel) >> 64) as u64,
+                _ => offsets
+                    .iter()
+                    .map(|&o| rel + o)
+                    .filter(|bit| (0..64).contains(bit))
+                    .fold(0u64, |clear, bit| clear | 1 << bit),
+            };
             let old = self.words[start];
             let new = old & !clear;
             if new == old {
@@ -294,9 +376,11 @@ impl Store {
         if end - start == 1 {
             // One-word domains (every Sudoku up to 64x64): a single masked write.
             let old = self.words[start];
-            let new = match self.bit_of(var, value) {
-                Some(bit) => old & (1u64 << bit),
-                None => 0,
+            let bit = i64::from(value) - i64::from(self.base[v]);
+            let new = if (0..64).contains(&bit) {
+                old & (1u64 << bit)
+            } else {
+                0
             };
             if new == old {
                 return 0;
@@ -315,11 +399,11 @@ impl Store {
 
     /// Restores every domain as it was at `mark`.
     pub(crate) fn undo_to(&mut self, mark: Mark) {
-        while self.trail.len() > mark {
-            let entry = self.trail.pop().expect("trail longer than mark");
+        for entry in self.trail[mark..].iter().rev() {
             self.words[entry.word as usize] = entry.old_bits;
             self.size[self.owner[entry.word as usize] as usize] = entry.old_size;
         }
+        self.trail.truncate(mark);
     }
 }
 
