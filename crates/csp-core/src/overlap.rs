@@ -72,7 +72,7 @@ impl PermutationOverlap {
         let (a, s, b) = self.parts();
         let union = |d: &[u64]| d.iter().fold(0u64, |acc, w| acc | w);
         let (size_a, size_b) = ((a.len() + s.len()) as u32, (s.len() + b.len()) as u32);
-        let original = doms.clone();
+        let mut any_change = false;
         loop {
             let (ua, us, ub) = (
                 union(&doms[a.clone()]),
@@ -102,11 +102,16 @@ impl PermutationOverlap {
             if !changed {
                 break;
             }
+            any_change = true;
         }
-        for ((&v, &new), &old) in self.vars.iter().zip(&doms).zip(&original) {
-            if new != old {
-                if let Err(conflict) = ctx.retain_bits(v, &[new]) {
-                    return Some(Err(conflict));
+        // Most calls find nothing locked: then there is nothing to write back.
+        if any_change {
+            for (&v, &new) in self.vars.iter().zip(&doms) {
+                // The store still holds the old domain: write only what changed.
+                if ctx.bits(v)[0] != new {
+                    if let Err(conflict) = ctx.retain_bits(v, &[new]) {
+                        return Some(Err(conflict));
+                    }
                 }
             }
         }
