@@ -176,55 +176,54 @@ impl AllDifferent {
 }
 
 /// Naked and hidden singles on one-word domains, to a fixpoint.
+///
+/// One pass gathers the single values and who holds each value; a second applies both
+/// rules at once. Removing single values from the other views changes no holder count of
+/// the remaining values, so the counts of the first pass stay valid for the second, and
+/// only a view that becomes single can enable more work.
 fn singles_on_words(doms: &mut [u64]) -> Result<(), Conflict> {
     let k = doms.len() as u32;
     loop {
-        let mut changed = false;
-        // Naked singles: `fixed` gathers the single values, `clash` any value seen twice.
-        let (mut fixed, mut clash) = (0u64, 0u64);
+        // `fixed`: values of single views (`clash`: any of them twice); `open`: values of the
+        // other views; `once` and `twice`: values held by at least one and two views.
+        let (mut fixed, mut clash, mut open, mut once, mut twice) = (0u64, 0u64, 0u64, 0u64, 0u64);
+        let mut empty = false;
         for &d in doms.iter() {
             if d & d.wrapping_sub(1) == 0 {
-                if d == 0 {
-                    return Err(Conflict);
-                }
+                empty |= d == 0;
                 clash |= fixed & d;
                 fixed |= d;
+            } else {
+                open |= d;
             }
-        }
-        if clash != 0 {
-            return Err(Conflict);
-        }
-        // Hidden singles: `once` = values seen, `twice` = values seen at least twice.
-        let (mut once, mut twice) = (0u64, 0u64);
-        for d in doms.iter_mut() {
-            if *d & fixed != 0 && *d & d.wrapping_sub(1) != 0 {
-                *d &= !fixed;
-                changed = true;
-            }
-            twice |= once & *d;
-            once |= *d;
+            twice |= once & d;
+            once |= d;
         }
         let count = once.count_ones();
-        if count < k {
+        if empty || clash != 0 || count < k {
             return Err(Conflict);
         }
-        if count == k {
-            let unique = once & !twice & !fixed;
-            if unique != 0 {
-                for d in doms.iter_mut() {
-                    let mine = *d & unique;
-                    if mine == 0 || mine == *d {
-                        continue;
-                    }
-                    if mine & (mine - 1) != 0 {
-                        return Err(Conflict); // two values that only this view can take
-                    }
-                    *d = mine;
-                    changed = true;
-                }
-            }
+        // Under the pigeonhole condition, the values only one open view holds.
+        let unique = if count == k { once & !twice & !fixed } else { 0 };
+        if open & fixed == 0 && unique == 0 {
+            return Ok(());
         }
-        if !changed {
+        let mut again = false;
+        for d in doms.iter_mut() {
+            let x = *d;
+            if x & x.wrapping_sub(1) == 0 {
+                continue;
+            }
+            let (rest, mine) = (x & !fixed, x & unique);
+            // A view left with exactly its unique values stays as it is: GAC settles it.
+            let left = if mine == 0 || mine == rest { rest } else { mine };
+            if left == 0 || left != rest && mine & (mine - 1) != 0 {
+                return Err(Conflict); // no value left, or two that only this view can take
+            }
+            again |= left & (left - 1) == 0;
+            *d = left;
+        }
+        if !again {
             return Ok(());
         }
     }

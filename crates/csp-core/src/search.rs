@@ -454,6 +454,12 @@ impl<'m> Solver<'m> {
                 return false;
             }
         }
+        for &(var, base, bits) in model.excluded_bits() {
+            self.exclude_bits(var, base, bits);
+            if self.store.size(var) == 0 {
+                return false;
+            }
+        }
         if !self.givens_consistent() {
             return false;
         }
@@ -484,6 +490,29 @@ impl<'m> Solver<'m> {
                 }
                 self.fixpoint(&network) && (!self.config.probing || self.probe(&network))
             }
+        }
+    }
+
+    /// Removes the values `base + i` for each bit `i` of `bits` from `var`: one masked
+    /// write when the domain is one word that the bits can be shifted onto.
+    fn exclude_bits(&mut self, var: VarId, base: i32, bits: u64) {
+        let offset = i64::from(base) - i64::from(self.store.base(var));
+        if self.store.bits(var).len() == 1 && (-63..=63).contains(&offset) {
+            let clear = if offset >= 0 {
+                bits << offset
+            } else {
+                bits >> -offset
+            };
+            self.store.retain_bits(var, &[!clear]);
+            return;
+        }
+        let mut rest = bits;
+        while rest != 0 {
+            let value = i64::from(base) + i64::from(rest.trailing_zeros());
+            if let Ok(value) = i32::try_from(value) {
+                self.store.remove(var, value);
+            }
+            rest &= rest - 1;
         }
     }
 

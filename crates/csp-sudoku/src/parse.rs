@@ -346,6 +346,9 @@ pub fn parse_line(line: &str, line_number: usize) -> Result<Grid, ParseError> {
 }
 
 fn parse_at(text: &str, first_line: usize, check: bool) -> Result<Grid, ParseError> {
+    if let Some(grid) = plain_line(text).filter(|g| !check || g.conflicts().is_empty()) {
+        return Ok(grid);
+    }
     let (mut tokens, lisp) = tokenize(text, first_line);
     if lisp {
         let skip = tokens.iter().take_while(|t| is_lisp_symbol(t.text)).count();
@@ -393,6 +396,24 @@ fn parse_at(text: &str, first_line: usize, check: bool) -> Result<Grid, ParseErr
         }
     }
     Ok(grid)
+}
+
+/// The common line format read directly: one character per cell, digits with `.` or `0`
+/// for blanks. Anything else (and any error, to be reported in full) takes the general path.
+fn plain_line(text: &str) -> Option<Grid> {
+    let bytes = text.trim().as_bytes();
+    let order = order_of(bytes.len())?;
+    let size = (order * order) as u8;
+    let mut cells = Vec::with_capacity(bytes.len());
+    for &b in bytes {
+        let v = match b {
+            b'.' | b'0' => 0,
+            b'1'..=b'9' if b - b'0' <= size => b - b'0',
+            _ => return None,
+        };
+        cells.push(v);
+    }
+    Grid::from_cells(order, cells).ok()
 }
 
 /// The most helpful error for a cell count that is no board's.

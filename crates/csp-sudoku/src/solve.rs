@@ -73,7 +73,7 @@ pub struct SolveReport {
 /// assert!(report.solution.unwrap().is_solved());
 /// ```
 pub fn solve(rules: &SudokuModel, puzzle: &Grid, config: &SearchConfig) -> SolveReport {
-    let model = rules.with_givens(puzzle);
+    let model = rules.with_givens_for(puzzle, config.strategy.inference);
     let mut solver = Solver::new(&model, config.clone()).expect("restarts are allowed when solving");
     let outcome = solver.solve();
     let (status, solution, limit) = match outcome {
@@ -115,7 +115,7 @@ impl CountReport {
 /// Counts the solutions of `puzzle`, stopping at `cap` if given (a cap of 2 checks
 /// uniqueness).
 pub fn count(rules: &SudokuModel, puzzle: &Grid, config: &SearchConfig, cap: Option<u64>) -> CountReport {
-    let model = rules.with_givens(puzzle);
+    let model = rules.with_givens_for(puzzle, config.strategy.inference);
     let mut config = config.clone();
     config.restarts = None;
     let mut solver = Solver::new(&model, config).expect("no restarts while counting");
