@@ -554,11 +554,12 @@ impl<'m> Solver<'m> {
                 .expect("an unassigned variable");
             return VarId(index as u32);
         }
-        if self.config.strategy.var_order == VarOrder::Mrv
-            && self.config.tie_break == TieBreak::Lowest
-            && self.config.strategy.inference != Inference::None
-        {
-            return self.smallest_domain();
+        if self.config.tie_break == TieBreak::Lowest && self.config.strategy.inference != Inference::None {
+            match self.config.strategy.var_order {
+                VarOrder::Mrv => return self.smallest_domain(),
+                VarOrder::DomWdeg => return self.smallest_weighted_domain(),
+                _ => {}
+            }
         }
         let use_degree = self.config.strategy.var_order == VarOrder::MrvDegree;
         let use_weights = self.config.strategy.var_order == VarOrder::DomWdeg;
@@ -633,6 +634,32 @@ impl<'m> Solver<'m> {
         }
         debug_assert_ne!(best.0, usize::MAX, "an unassigned variable");
         VarId(best.0 as u32)
+    }
+
+    /// dom/wdeg under inference, ties to the lowest index: the general rule of
+    /// [`Solver::select_var`] in one pass. A forced variable (one value) wins at once;
+    /// otherwise the smallest `size / weighted degree`, compared by cross-multiplying.
+    fn smallest_weighted_domain(&self) -> VarId {
+        let mut best: Option<(usize, u64, u64)> = None;
+        for (i, (&assigned, &weight)) in self.assigned.iter().zip(&self.var_weight).enumerate() {
+            if assigned {
+                continue;
+            }
+            let size = u64::from(self.store.size(VarId(i as u32)));
+            if size <= 1 {
+                return VarId(i as u32);
+            }
+            let better = match best {
+                None => true,
+                Some((_, best_size, best_weight)) => {
+                    u128::from(size) * u128::from(best_weight) < u128::from(best_size) * u128::from(weight)
+                }
+            };
+            if better {
+                best = Some((i, size, weight));
+            }
+        }
+        VarId(best.expect("an unassigned variable").0 as u32)
     }
 
     /// dom/wdeg: a constraint wiped out a domain, so its weight and the weighted degree
