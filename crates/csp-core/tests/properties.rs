@@ -185,11 +185,15 @@ fn relation() -> impl Strategy<Value = Rel> {
         Just(Rel::Less),
         Just(Rel::LessEq),
         (-3i32..=3).prop_map(Rel::NotEqualOffset),
+        // Offsets at the edge of the 128-bit exclusion pattern of forward checking (it
+        // holds -64..=63); the far domain values below make them bite.
+        prop::sample::select(vec![-65, -64, -63, -60, 59, 60, 63, 64, 65, 139]).prop_map(Rel::NotEqualOffset),
         (-3i32..=3).prop_map(Rel::EqualOffset),
         // Negative distances hold trivially (|x - y| is never negative); see
         // `abs_diff_not_equal_with_a_negative_distance_holds_always` for why they are
         // not generated here.
         (0i32..=3).prop_map(Rel::AbsDiffNotEqual),
+        prop::sample::select(vec![59, 60, 63, 64, 65, 139]).prop_map(Rel::AbsDiffNotEqual),
         prop::collection::vec((-4i32..=6, -4i32..=6), 0..=12).prop_map(Rel::Table),
         (-3i32..=3, -3i32..=3, 2i32..=4, 0i32..4).prop_map(|(k1, k2, m, r)| Rel::Predicate {
             k1,
@@ -204,6 +208,15 @@ fn domain() -> impl Strategy<Value = Vec<i32>> {
     prop_oneof![
         prop::collection::btree_set(0i32..=5, 1..=5).prop_map(|s| s.into_iter().collect()),
         (-4i32..=2, 1i32..=5).prop_map(|(lo, len)| (lo..lo + len).collect()),
+        // The top bits of a one-word domain.
+        (
+            prop::collection::btree_set(0i32..=3, 1..=3),
+            prop::sample::select(vec![61, 62, 63])
+        )
+            .prop_map(|(mut s, top)| {
+                s.insert(top);
+                s.into_iter().collect()
+            }),
         // A far value makes the domain span several bitset words.
         (
             prop::collection::btree_set(-2i32..=5, 1..=4),
@@ -647,6 +660,42 @@ fn max_depth_counts_assignments_on_the_path() {
     let mut s = solver(&m, "static/asc/none".parse().unwrap());
     assert_eq!(s.solve(), Outcome::Unsatisfiable);
     assert_eq!(s.stats().max_depth, 3);
+}
+
+/// Forward checking clears exclusions from a one-word domain with a shifted 128-bit
+/// pattern of the offsets (-64..=63); outside that, or across words, a general path
+/// runs. Every offset near those edges, on domains at the edges of a word, must give
+/// the brute-force count under every inference.
+#[test]
+fn exclusion_offsets_at_the_pattern_edges_count_exactly() {
+    let domains = [(0, 63), (-64, -1), (32, 95), (60, 63), (0, 127)];
+    let offsets = [-129, -65, -64, -63, -62, -1, 0, 1, 62, 63, 64, 65, 127];
+    for &(xl, xh) in &domains {
+        for &(yl, yh) in &domains {
+            for &c in &offsets {
+                for relation in [Relation::NotEqualOffset(c), Relation::AbsDiffNotEqual(c.abs())] {
+                    let mut m = Model::new();
+                    let x = m.int_var(xl, xh).unwrap();
+                    let y = m.int_var(yl, yh).unwrap();
+                    m.post(x, y, relation.clone()).unwrap();
+                    let expected = (xl..=xh)
+                        .flat_map(|a| (yl..=yh).map(move |b| (a, b)))
+                        .filter(|&(a, b)| relation.holds(a, b))
+                        .count() as u64;
+                    for inference in ["none", "fc", "mac"] {
+                        for var in ["static", "mrv"] {
+                            let strategy: SearchStrategy = format!("{var}/asc/{inference}").parse().unwrap();
+                            let count = solver(&m, strategy).count();
+                            assert_eq!(
+                                count.solutions, expected,
+                                "{relation:?} on {xl}..={xh} x {yl}..={yh}, {strategy}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 // ----- limits, restarts, randomness -----
