@@ -79,6 +79,12 @@ impl Store {
         self.size[var.index()]
     }
 
+    /// Every variable's domain size, by index.
+    #[inline]
+    pub(crate) fn sizes(&self) -> &[u32] {
+        &self.size
+    }
+
     #[inline]
     pub(crate) fn base(&self, var: VarId) -> i32 {
         self.base[var.index()]
