@@ -16,8 +16,8 @@ use smallvec::SmallVec;
 use crate::config::{Inference, SearchConfig, TieBreak, ValueOrder, VarOrder};
 use crate::error::ConfigError;
 use crate::model::{Model, VarId};
-use crate::network::Network;
-use crate::propagator::{ChangeList, Event, Priority, PropagationContext, Propagator, Wake};
+use crate::network::{Network, PropFlags};
+use crate::propagator::{ChangeList, Event, Priority, PropagationContext, Propagator};
 use crate::stats::{Count, LimitKind, Outcome, Stats};
 use crate::store::{FcCounts, FcStop, Mark, Store};
 
@@ -43,14 +43,6 @@ enum Phase {
     Fresh,
     Searching,
     Done,
-}
-
-/// A propagator's scheduling rules.
-#[derive(Clone, Copy)]
-struct PropFlags {
-    wake: Wake,
-    priority: Priority,
-    idempotent: bool,
 }
 
 /// How an unassigned neighbour is tied to a variable, for LCV: the binary arc
@@ -166,7 +158,9 @@ impl<'m> Solver<'m> {
     pub fn new(model: &'m Model, config: SearchConfig) -> Result<Solver<'m>, ConfigError> {
         let network = model.network();
         let n = model.num_vars();
-        let store = network.initial.clone();
+        let mut store = network.initial.clone();
+        // A clone keeps no spare capacity: room for a search's usual changes at once.
+        store.reserve_trail(1024);
         let props = model.propagators();
         let neighbours = (config.strategy.var_order == VarOrder::MrvDegree).then(|| {
             let lists: Vec<Vec<VarId>> = model.vars().map(|v| model.neighbours(v)).collect();
@@ -178,15 +172,8 @@ impl<'m> Solver<'m> {
         } else {
             Vec::new()
         };
-        let max_arity = props.iter().map(|p| p.variables().len()).max().unwrap_or(0);
-        let prop_flags = props
-            .iter()
-            .map(|p| PropFlags {
-                wake: p.wake(),
-                priority: p.priority(),
-                idempotent: p.is_idempotent(),
-            })
-            .collect();
+        let max_arity = network.max_arity;
+        let prop_flags = network.prop_flags.clone();
         Ok(Solver {
             model,
             props,
@@ -206,12 +193,7 @@ impl<'m> Solver<'m> {
             changes: ChangeList::new(n),
             neighbours,
             links,
-            var_weight: model
-                .vars()
-                .map(|v| {
-                    (network.adjacency.row(v.index()).len() + network.watches.row(v.index()).len()) as u64
-                })
-                .collect(),
+            var_weight: network.degrees.clone(),
             scratch_values: Vec::with_capacity(max_arity),
             check_values: Vec::with_capacity(max_arity),
             stats: Stats::default(),
@@ -222,7 +204,7 @@ impl<'m> Solver<'m> {
             run_start_nodes: 0,
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             started: None,
-            final_check: props.iter().any(|p| !p.prunes_exactly()),
+            final_check: network.final_check,
             settled: 0,
             config,
             network,
@@ -1065,7 +1047,7 @@ impl<'m> Solver<'m> {
         let fixed = size == 1;
         for watch in network.watches.row(var.index()) {
             let p = watch.prop as usize;
-            let flags = self.prop_flags[p];
+            let flags = watch.flags;
             if fixed && flags.wake.on_fixed() {
                 self.prop_queue.push_back((watch.prop, watch.local));
             }

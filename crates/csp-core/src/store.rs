@@ -428,6 +428,11 @@ impl Store {
         self.retain_range(var, value, value)
     }
 
+    /// Makes room for `additional` more changes on the trail.
+    pub(crate) fn reserve_trail(&mut self, additional: usize) {
+        self.trail.reserve(additional);
+    }
+
     #[inline]
     pub(crate) fn mark(&self) -> Mark {
         self.trail.len()
