@@ -142,17 +142,29 @@ impl AllDifferent {
         base: i32,
     ) -> Result<(), Conflict> {
         let k = self.vars.len();
-        let (mut doms, mut original) = ([0u64; N], [0u64; N]);
-        for (i, &v) in self.vars.iter().enumerate() {
-            match ctx.bits(v) {
-                [word] if ctx.base(v) == base => (doms[i], original[i]) = (*word, *word),
-                _ => return self.singles_general(ctx),
+        let mut doms = [0u64; N];
+        let uniform = ctx.uniform_words().is_some_and(|(_, b)| b == base);
+        if let (true, Some((words, _))) = (uniform, ctx.uniform_words()) {
+            for (d, v) in doms.iter_mut().zip(&self.vars) {
+                *d = words[v.index()];
+            }
+        } else {
+            for (d, &v) in doms.iter_mut().zip(&self.vars) {
+                match ctx.bits(v) {
+                    [word] if ctx.base(v) == base => *d = *word,
+                    _ => return self.singles_general(ctx),
+                }
             }
         }
+        let original = doms;
         singles_on_words(&mut doms[..k])?;
-        for (i, &v) in self.vars.iter().enumerate() {
-            if doms[i] != original[i] {
-                ctx.retain_bits(v, &[doms[i]])?;
+        for ((&v, &d), &o) in self.vars.iter().zip(&doms).zip(&original) {
+            if d != o {
+                if uniform {
+                    ctx.retain_word(v, d)?;
+                } else {
+                    ctx.retain_bits(v, &[d])?;
+                }
             }
         }
         Ok(())
@@ -249,7 +261,9 @@ impl Propagator for AllDifferent {
             (Event::Fixed(local), _) => self.remove_fixed_value(ctx, local),
             (Event::Changed, Strength::Value) => Ok(()),
             (Event::Changed, Strength::Hidden) => self.singles(ctx),
-            (Event::Changed, Strength::Gac) => alldiff_gac::filter(&self.vars, &self.offsets, ctx),
+            (Event::Changed, Strength::Gac) => {
+                alldiff_gac::filter(&self.vars, &self.offsets, self.plain, ctx)
+            }
         }
     }
 

@@ -47,13 +47,19 @@ pub(crate) fn hidden_singles_general(
 /// Generalised arc consistency for all-different over the views `vars[i] + offsets[i]`:
 /// removes every value that belongs to no solution of the constraint on its own, and
 /// reports [`Conflict`] when no solution is left.
+/// `plain`: every offset is zero.
 pub(crate) fn filter(
     vars: &[VarId],
     offsets: &[i32],
+    plain: bool,
     ctx: &mut PropagationContext<'_>,
 ) -> Result<(), Conflict> {
     if vars.is_empty() {
         return Ok(());
+    }
+    if let (true, Some((_, base))) = (plain, ctx.uniform_words()) {
+        // Every view is a one-word domain at one base: the window is that word.
+        return filter_word(vars, offsets, i64::from(base), ctx);
     }
     match word_window(vars, offsets, ctx) {
         Window::Fits(lo) => filter_word(vars, offsets, lo, ctx),
@@ -145,10 +151,23 @@ fn filter_word_n<const N: usize>(
     let mut before = [0u64; N];
     let mut dom = [0u64; N];
     let mut n = 0usize;
+    // Plain views in the uniform layout at the window's base: words as they are.
+    let uniform = ctx
+        .uniform_words()
+        .filter(|&(_, base)| i64::from(base) == lo && offsets.iter().all(|&o| o == 0))
+        .map(|(words, _)| words);
     for (i, (&var, &offset)) in vars.iter().zip(offsets).enumerate() {
         // In -63..=63: every value of the view lies in the window.
-        let s = i64::from(ctx.base(var)) + i64::from(offset) - lo;
-        let w = to_window(ctx.bits(var)[0], s);
+        let (w, s) = match uniform {
+            Some(words) => (words[var.index()], 0),
+            None => {
+                let s = i64::from(ctx.base(var)) + i64::from(offset) - lo;
+                (to_window(ctx.bits(var)[0], s), s)
+            }
+        };
+        if w == 0 {
+            return Err(Conflict); // an empty domain
+        }
         if w & (w - 1) == 0 {
             if fixed_vals & w != 0 {
                 return Err(Conflict); // two views fixed to one value
@@ -161,6 +180,7 @@ fn filter_word_n<const N: usize>(
             n += 1;
         }
     }
+    let in_place = uniform.is_some();
     if n == 0 {
         return Ok(());
     }
@@ -295,7 +315,11 @@ fn filter_word_n<const N: usize>(
         let kept = dom[k] & allowed;
         if kept != before[k] {
             let i = position[k] as usize;
-            ctx.retain_bits(vars[i], &[from_window(kept, i64::from(shift[k]))])?;
+            if in_place {
+                ctx.retain_word(vars[i], kept)?;
+            } else {
+                ctx.retain_bits(vars[i], &[from_window(kept, i64::from(shift[k]))])?;
+            }
         }
     }
     Ok(())

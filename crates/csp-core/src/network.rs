@@ -7,6 +7,7 @@
 use smallvec::SmallVec;
 
 use crate::model::{Model, VarId};
+use crate::propagator::{Priority, Wake};
 use crate::relation::Oriented;
 use crate::store::Store;
 
@@ -117,11 +118,22 @@ impl FcStep {
     }
 }
 
+/// A propagator's scheduling rules, read once per model (not through virtual calls
+/// per change or per search).
+#[derive(Clone, Copy)]
+pub(crate) struct PropFlags {
+    pub(crate) wake: Wake,
+    pub(crate) priority: Priority,
+    pub(crate) idempotent: bool,
+}
+
 /// A variable's membership in an n-ary constraint.
 #[derive(Clone, Copy)]
 pub(crate) struct Watch {
     pub(crate) prop: u32,
     pub(crate) local: u32,
+    /// The propagator's rules, next to it for the change announcements.
+    pub(crate) flags: PropFlags,
 }
 
 /// Compressed rows: `items[start[i]..start[i + 1]]` belong to row `i`.
@@ -157,6 +169,14 @@ pub(crate) struct Network {
     pub(crate) watches: Rows<Watch>,
     /// The initial domains, ready to be cloned into each search.
     pub(crate) initial: Store,
+    /// Each propagator's scheduling rules.
+    pub(crate) prop_flags: Vec<PropFlags>,
+    /// Each variable's number of constraints: its weighted degree before any failure.
+    pub(crate) degrees: Vec<u64>,
+    /// The most variables of one propagator.
+    pub(crate) max_arity: usize,
+    /// Whether some propagator's pruning may be incomplete (see `Propagator::prunes_exactly`).
+    pub(crate) final_check: bool,
 }
 
 impl Network {
@@ -189,15 +209,31 @@ impl Network {
                 kind: backward,
             });
         }
+        let prop_flags: Vec<PropFlags> = model
+            .propagators()
+            .iter()
+            .map(|p| PropFlags {
+                wake: p.wake(),
+                priority: p.priority(),
+                idempotent: p.is_idempotent(),
+            })
+            .collect();
         let mut watches: Vec<Vec<Watch>> = vec![Vec::new(); n];
         for (p, prop) in model.propagators().iter().enumerate() {
             for (local, var) in prop.variables().iter().enumerate() {
                 watches[var.index()].push(Watch {
                     prop: p as u32,
                     local: local as u32,
+                    flags: prop_flags[p],
                 });
             }
         }
+        let degrees = adjacency
+            .iter()
+            .zip(&watches)
+            .map(|(adj, watch)| (adj.len() + watch.len()) as u64)
+            .collect();
+        let props = model.propagators();
         let words: Vec<(i32, Vec<u64>)> = model
             .vars()
             .map(|v| (model.domain(v).base(), model.domain(v).words()))
@@ -217,6 +253,10 @@ impl Network {
             fc: Rows::from_lists(fc),
             watches: Rows::from_lists(watches),
             initial,
+            prop_flags,
+            degrees,
+            max_arity: props.iter().map(|p| p.variables().len()).max().unwrap_or(0),
+            final_check: props.iter().any(|p| !p.prunes_exactly()),
         }
     }
 }

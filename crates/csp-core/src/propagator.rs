@@ -188,6 +188,25 @@ impl PropagationContext<'_> {
         Ok(true)
     }
 
+    /// Every domain word and their shared base, when each variable's domain is the one
+    /// word at its index (then `words[var.index()]` is `var`'s domain).
+    #[inline]
+    pub(crate) fn uniform_words(&self) -> Option<(&[u64], i32)> {
+        self.store.uniform_words()
+    }
+
+    /// [`PropagationContext::retain_bits`] when [`PropagationContext::uniform_words`] applies.
+    #[inline]
+    pub(crate) fn retain_word(&mut self, var: VarId, mask: u64) -> Result<bool, Conflict> {
+        let removed = self.store.retain_word(var, mask);
+        if removed == 0 {
+            return Ok(false);
+        }
+        *self.pruned += u64::from(removed);
+        self.note_change(var)?;
+        Ok(true)
+    }
+
     /// Reduces `var` to the single value `value`. `Err(Conflict)` if it was not possible.
     pub fn fix(&mut self, var: VarId, value: i32) -> Result<bool, Conflict> {
         if !self.store.contains(var, value) {

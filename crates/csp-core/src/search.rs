@@ -16,8 +16,8 @@ use smallvec::SmallVec;
 use crate::config::{Inference, SearchConfig, TieBreak, ValueOrder, VarOrder};
 use crate::error::ConfigError;
 use crate::model::{Model, VarId};
-use crate::network::Network;
-use crate::propagator::{ChangeList, Event, Priority, PropagationContext, Propagator, Wake};
+use crate::network::{Network, PropFlags};
+use crate::propagator::{ChangeList, Event, Priority, PropagationContext, Propagator};
 use crate::stats::{Count, LimitKind, Outcome, Stats};
 use crate::store::{FcCounts, FcStop, Mark, Store};
 
@@ -43,14 +43,6 @@ enum Phase {
     Fresh,
     Searching,
     Done,
-}
-
-/// A propagator's scheduling rules.
-#[derive(Clone, Copy)]
-struct PropFlags {
-    wake: Wake,
-    priority: Priority,
-    idempotent: bool,
 }
 
 /// How an unassigned neighbour is tied to a variable, for LCV: the binary arc
@@ -155,6 +147,10 @@ pub struct Solver<'m> {
     started: Option<Instant>,
     /// Whether complete assignments must be re-checked by the propagators.
     final_check: bool,
+    /// Every unassigned variable below this index has two or more values: set after a
+    /// forced assignment that changed no domain (the next forced variable lies above it),
+    /// 0 after anything else.
+    settled: usize,
 }
 
 impl<'m> Solver<'m> {
@@ -162,7 +158,9 @@ impl<'m> Solver<'m> {
     pub fn new(model: &'m Model, config: SearchConfig) -> Result<Solver<'m>, ConfigError> {
         let network = model.network();
         let n = model.num_vars();
-        let store = network.initial.clone();
+        let mut store = network.initial.clone();
+        // A clone keeps no spare capacity: room for a search's usual changes at once.
+        store.reserve_trail(1024);
         let props = model.propagators();
         let neighbours = (config.strategy.var_order == VarOrder::MrvDegree).then(|| {
             let lists: Vec<Vec<VarId>> = model.vars().map(|v| model.neighbours(v)).collect();
@@ -174,15 +172,8 @@ impl<'m> Solver<'m> {
         } else {
             Vec::new()
         };
-        let max_arity = props.iter().map(|p| p.variables().len()).max().unwrap_or(0);
-        let prop_flags = props
-            .iter()
-            .map(|p| PropFlags {
-                wake: p.wake(),
-                priority: p.priority(),
-                idempotent: p.is_idempotent(),
-            })
-            .collect();
+        let max_arity = network.max_arity;
+        let prop_flags = network.prop_flags.clone();
         Ok(Solver {
             model,
             props,
@@ -202,12 +193,7 @@ impl<'m> Solver<'m> {
             changes: ChangeList::new(n),
             neighbours,
             links,
-            var_weight: model
-                .vars()
-                .map(|v| {
-                    (network.adjacency.row(v.index()).len() + network.watches.row(v.index()).len()) as u64
-                })
-                .collect(),
+            var_weight: network.degrees.clone(),
             scratch_values: Vec::with_capacity(max_arity),
             check_values: Vec::with_capacity(max_arity),
             stats: Stats::default(),
@@ -218,7 +204,8 @@ impl<'m> Solver<'m> {
             run_start_nodes: 0,
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             started: None,
-            final_check: props.iter().any(|p| !p.prunes_exactly()),
+            final_check: network.final_check,
+            settled: 0,
             config,
             network,
         })
@@ -430,6 +417,7 @@ impl<'m> Solver<'m> {
         }
         self.value_stack.clear();
         self.store.undo_to(self.root_mark);
+        self.settled = 0;
         self.run += 1;
         self.run_start_nodes = self.stats.nodes;
         self.stats.restarts += 1;
@@ -618,48 +606,50 @@ impl<'m> Solver<'m> {
 
     /// Plain MRV under inference (legal values = domain size), ties to the lowest index:
     /// the general rule of [`Solver::select_var`] reduced to one pass over the sizes.
+    /// The scan starts at [`Solver::settled`], where a forced variable can first be; the
+    /// variables below it are read only if none is forced.
     fn smallest_domain(&self) -> VarId {
-        let mut best = (usize::MAX, u32::MAX);
-        for (i, &assigned) in self.assigned.iter().enumerate() {
-            if assigned {
-                continue;
-            }
-            let size = self.store.size(VarId(i as u32));
-            if size < best.1 {
-                best = (i, size);
-                if size <= 1 {
-                    break;
-                }
+        let from = self.settled;
+        let sizes = self.store.sizes();
+        let high = smallest_size(&self.assigned[from..], &sizes[from..]);
+        if let Some((i, size)) = high {
+            if size <= 1 {
+                return VarId((from + i) as u32);
             }
         }
-        debug_assert_ne!(best.0, usize::MAX, "an unassigned variable");
-        VarId(best.0 as u32)
+        let low = smallest_size(&self.assigned[..from], &sizes[..from]);
+        let best = match (low, high) {
+            (Some((i, low_size)), Some((_, high_size))) if low_size <= high_size => i,
+            (_, Some((i, _))) => from + i,
+            (Some((i, _)), None) => i,
+            (None, None) => panic!("an unassigned variable"),
+        };
+        VarId(best as u32)
     }
 
     /// dom/wdeg under inference, ties to the lowest index: the general rule of
     /// [`Solver::select_var`] in one pass. A forced variable (one value) wins at once;
     /// otherwise the smallest `size / weighted degree`, compared by cross-multiplying.
+    /// Starts at [`Solver::settled`] as [`Solver::smallest_domain`] does.
     fn smallest_weighted_domain(&self) -> VarId {
-        let mut best: Option<(usize, u64, u64)> = None;
-        for (i, (&assigned, &weight)) in self.assigned.iter().zip(&self.var_weight).enumerate() {
-            if assigned {
-                continue;
-            }
-            let size = u64::from(self.store.size(VarId(i as u32)));
-            if size <= 1 {
-                return VarId(i as u32);
-            }
-            let better = match best {
-                None => true,
-                Some((_, best_size, best_weight)) => {
-                    u128::from(size) * u128::from(best_weight) < u128::from(best_size) * u128::from(weight)
-                }
-            };
-            if better {
-                best = Some((i, size, weight));
-            }
-        }
-        VarId(best.expect("an unassigned variable").0 as u32)
+        let from = self.settled;
+        let sizes = self.store.sizes();
+        let weights = &self.var_weight;
+        let high = match smallest_ratio(&self.assigned[from..], &sizes[from..], &weights[from..]) {
+            Ratio::Forced(i) => return VarId((from + i) as u32),
+            Ratio::Best(best) => best,
+        };
+        let low = match smallest_ratio(&self.assigned[..from], &sizes[..from], &weights[..from]) {
+            Ratio::Forced(i) => return VarId(i as u32),
+            Ratio::Best(best) => best,
+        };
+        let best = match (low, high) {
+            (Some(l), Some(h)) if !ratio_less(h, l) => l.0,
+            (_, Some(h)) => from + h.0,
+            (Some(l), None) => l.0,
+            (None, None) => panic!("an unassigned variable"),
+        };
+        VarId(best as u32)
     }
 
     /// dom/wdeg: a constraint wiped out a domain, so its weight and the weighted degree
@@ -891,6 +881,10 @@ impl<'m> Solver<'m> {
         top.open = true;
         let removed = self.store.fix(var, value);
         self.mark_assigned(var, value);
+        // Under MAC, a forced assignment that removed nothing changes no domain, and `var`
+        // was the lowest forced variable (the fast selections take the first).
+        let unchanged = removed == 0 && self.config.strategy.inference == Inference::Mac;
+        self.settled = if unchanged { var.index() + 1 } else { 0 };
         match self.config.strategy.inference {
             Inference::None => true,
             Inference::Fc => self.forward_check(network, var),
@@ -943,6 +937,7 @@ impl<'m> Solver<'m> {
     }
 
     fn undo_node(&mut self) {
+        self.settled = 0;
         let top = self.frames.last_mut().expect("a frame");
         top.open = false;
         let (var, mark) = (top.var, top.mark);
@@ -1052,7 +1047,7 @@ impl<'m> Solver<'m> {
         let fixed = size == 1;
         for watch in network.watches.row(var.index()) {
             let p = watch.prop as usize;
-            let flags = self.prop_flags[p];
+            let flags = watch.flags;
             if fixed && flags.wake.on_fixed() {
                 self.prop_queue.push_back((watch.prop, watch.local));
             }
@@ -1143,6 +1138,52 @@ impl<'m> Solver<'m> {
         self.check_values = values;
         holds
     }
+}
+
+/// The first unassigned variable with the fewest values (`(position, size)`), stopping
+/// at the first with at most one.
+fn smallest_size(assigned: &[bool], sizes: &[u32]) -> Option<(usize, u32)> {
+    let mut best: Option<(usize, u32)> = None;
+    for (i, (&assigned, &size)) in assigned.iter().zip(sizes).enumerate() {
+        if assigned || best.is_some_and(|(_, b)| size >= b) {
+            continue;
+        }
+        best = Some((i, size));
+        if size <= 1 {
+            break;
+        }
+    }
+    best
+}
+
+/// What [`smallest_ratio`] found.
+enum Ratio {
+    /// The first unassigned variable with at most one value.
+    Forced(usize),
+    /// Otherwise the first with the smallest `size / weight`, as `(position, size, weight)`.
+    Best(Option<(usize, u64, u64)>),
+}
+
+fn smallest_ratio(assigned: &[bool], sizes: &[u32], weights: &[u64]) -> Ratio {
+    let mut best: Option<(usize, u64, u64)> = None;
+    for (i, ((&assigned, &size), &weight)) in assigned.iter().zip(sizes).zip(weights).enumerate() {
+        if assigned {
+            continue;
+        }
+        let size = u64::from(size);
+        if size <= 1 {
+            return Ratio::Forced(i);
+        }
+        if best.is_none_or(|b| ratio_less((i, size, weight), b)) {
+            best = Some((i, size, weight));
+        }
+    }
+    Ratio::Best(best)
+}
+
+/// Whether `a`'s `size / weight` is strictly below `b`'s.
+fn ratio_less(a: (usize, u64, u64), b: (usize, u64, u64)) -> bool {
+    u128::from(a.1) * u128::from(b.2) < u128::from(b.1) * u128::from(a.2)
 }
 
 /// Forward checking through an arc that has no compiled step: kept out of line so the

@@ -46,6 +46,9 @@ pub(crate) struct Store {
     base: Vec<i32>,
     size: Vec<u32>,
     trail: Vec<TrailEntry>,
+    /// The base shared by every domain when each is one word at its variable's index
+    /// (`words[v]` is the domain of `v`): the layout of most models, every Sudoku among them.
+    uniform: Option<i32>,
 }
 
 /// A position on the trail; [`Store::undo_to`] restores the domains as they were.
@@ -61,6 +64,7 @@ impl Store {
             base: Vec::new(),
             size: Vec::new(),
             trail: Vec::with_capacity(1024),
+            uniform: None,
         };
         for (base, bits) in domains {
             store
@@ -71,12 +75,44 @@ impl Store {
             store.base.push(base);
             store.size.push(bits.iter().map(|w| w.count_ones()).sum());
         }
+        let one_word_each = store.word_start.iter().enumerate().all(|(v, &w)| w as usize == v);
+        let first = store.base.first().copied();
+        if one_word_each && store.base.iter().all(|&b| Some(b) == first) {
+            store.uniform = first;
+        }
         store
+    }
+
+    /// Every domain word with the shared base, when each variable's domain is the one word
+    /// at its index.
+    #[inline]
+    pub(crate) fn uniform_words(&self) -> Option<(&[u64], i32)> {
+        self.uniform.map(|base| (&self.words[..], base))
+    }
+
+    /// [`Store::retain_bits`] for the uniform layout ([`Store::uniform_words`]).
+    #[inline]
+    pub(crate) fn retain_word(&mut self, var: VarId, mask: u64) -> u32 {
+        debug_assert!(self.uniform.is_some(), "one word per variable");
+        let word = var.index();
+        let old = self.words[word];
+        let new = old & mask;
+        if new == old {
+            return 0;
+        }
+        self.set_word(var, word, new);
+        (old ^ new).count_ones()
     }
 
     #[inline]
     pub(crate) fn size(&self, var: VarId) -> u32 {
         self.size[var.index()]
+    }
+
+    /// Every variable's domain size, by index.
+    #[inline]
+    pub(crate) fn sizes(&self) -> &[u32] {
+        &self.size
     }
 
     #[inline]
@@ -390,6 +426,11 @@ impl Store {
         }
         let value = i64::from(value);
         self.retain_range(var, value, value)
+    }
+
+    /// Makes room for `additional` more changes on the trail.
+    pub(crate) fn reserve_trail(&mut self, additional: usize) {
+        self.trail.reserve(additional);
     }
 
     #[inline]

@@ -198,10 +198,13 @@ impl SudokuModel {
             return model;
         };
         let full = full_mask(self.order * self.order);
-        for (&var, &mask) in self.cells.iter().zip(&candidates) {
-            model
-                .exclude_bits(var, 1, full & !mask)
-                .expect("a cell of this model");
+        for ((&var, &mask), &given) in self.cells.iter().zip(&candidates).zip(puzzle.cells()) {
+            // A given is fixed already: excluding its other values changes nothing.
+            if given == 0 {
+                model
+                    .exclude_bits(var, 1, full & !mask)
+                    .expect("a cell of this model");
+            }
         }
         model
     }
@@ -239,6 +242,9 @@ fn singles_candidates(order: usize, puzzle: &Grid) -> Option<Vec<u64>> {
             open -= 1;
         }
     }
+    // Units changed since their last scan: a scan of an unchanged unit finds nothing new,
+    // so skipping it leaves every round's outcome as it was.
+    let mut dirty = vec![true; units.unit_count()];
     loop {
         while let Some(cell) = known.pop() {
             let bit = cands[cell];
@@ -250,6 +256,9 @@ fn singles_candidates(order: usize, puzzle: &Grid) -> Option<Vec<u64>> {
                         return None;
                     }
                     cands[peer] = left;
+                    for u in units.units_of(peer) {
+                        dirty[u] = true;
+                    }
                     if left & (left - 1) == 0 {
                         known.push(peer);
                         open -= 1;
@@ -261,8 +270,18 @@ fn singles_candidates(order: usize, puzzle: &Grid) -> Option<Vec<u64>> {
         if open == 0 {
             return Some(cands);
         }
-        for cells in units.all() {
-            open -= hidden_singles(cells, full, &mut cands, &mut known)?;
+        for (u, cells) in units.all().enumerate() {
+            if std::mem::take(&mut dirty[u]) {
+                let fixed = hidden_singles(cells, full, &mut cands, &mut known)?;
+                if fixed > 0 {
+                    open -= fixed;
+                    for &c in &known[known.len() - fixed..] {
+                        for v in units.units_of(c) {
+                            dirty[v] = true;
+                        }
+                    }
+                }
+            }
         }
         if known.is_empty() {
             return Some(cands);
@@ -274,15 +293,21 @@ fn singles_candidates(order: usize, puzzle: &Grid) -> Option<Vec<u64>> {
 /// `known`). Returns how many cells that fixed, or `None` if the unit misses a value or a
 /// cell would have to take two.
 fn hidden_singles(cells: &[usize], full: u64, cands: &mut [u64], known: &mut Vec<usize>) -> Option<usize> {
-    let (mut once, mut twice) = (0u64, 0u64);
+    // `solo`: the values of cells with one candidate, which have nothing left to take.
+    let (mut once, mut twice, mut solo) = (0u64, 0u64, 0u64);
     for &c in cells {
-        twice |= once & cands[c];
-        once |= cands[c];
+        let d = cands[c];
+        twice |= once & d;
+        once |= d;
+        solo |= if d & d.wrapping_sub(1) == 0 { d } else { 0 };
     }
     if once != full {
         return None;
     }
     let unique = once & !twice;
+    if unique & !solo == 0 {
+        return Some(0);
+    }
     let mut fixed = 0;
     for &c in cells {
         let (d, mine) = (cands[c], cands[c] & unique);
