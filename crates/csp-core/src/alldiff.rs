@@ -102,6 +102,19 @@ impl AllDifferent {
             return Err(Conflict);
         };
         let view = i64::from(value) + i64::from(self.offsets[local]);
+        if let Some((_, base)) = ctx.uniform_words() {
+            // One word per variable at one base: clear one bit of each other word.
+            for (j, (&other, &offset)) in self.vars.iter().zip(&self.offsets).enumerate() {
+                let bit = view - i64::from(offset) - i64::from(base);
+                if j != local && (0..64).contains(&bit) {
+                    let word = ctx.bits(other)[0];
+                    if word >> bit & 1 == 1 {
+                        ctx.retain_word(other, word & !(1 << bit))?;
+                    }
+                }
+            }
+            return Ok(());
+        }
         for (j, (&other, &offset)) in self.vars.iter().zip(&self.offsets).enumerate() {
             if j != local {
                 if let Ok(v) = i32::try_from(view - i64::from(offset)) {
