@@ -113,9 +113,17 @@ impl FcStep {
             return None;
         }
         let pattern = u128::from(self.pattern[0]) | u128::from(self.pattern[1]) << 64;
-        // Bit `o + 64 + rel` lands in the high half exactly when `rel + o` is in `0..64`.
-        Some(((pattern << rel) >> 64) as u64)
+        Some(pattern_word(pattern, rel))
     }
+}
+
+/// The bits of one domain word that an exclusion pattern (bit `o + 64` for each offset
+/// `o`) excludes around the value at bit `rel` of that word (`rel` in `0..64`).
+#[inline]
+pub(crate) fn pattern_word(pattern: u128, rel: i64) -> u64 {
+    debug_assert!((0..64).contains(&rel));
+    // Bit `o + 64 + rel` lands in the high half exactly when `rel + o` is in `0..64`.
+    ((pattern << rel) >> 64) as u64
 }
 
 /// A propagator's scheduling rules, read once per model (not through virtual calls

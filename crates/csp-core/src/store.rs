@@ -5,7 +5,7 @@
 //! a change overwrites words in place and records the old word on the trail.
 
 use crate::model::VarId;
-use crate::network::FcStep;
+use crate::network::{FcStep, pattern_word};
 
 /// Statistics of a forward-checking pass.
 #[derive(Default)]
@@ -320,8 +320,7 @@ impl Store {
         if self.word_start[v + 1] as usize - start == 1 {
             let rel = i64::from(center) - i64::from(self.base[v]);
             let clear = match pattern {
-                // Bit `o + 64 + rel` lands in the high half exactly when `rel + o` is in `0..64`.
-                Some(pattern) if (0..64).contains(&rel) => ((pattern << rel) >> 64) as u64,
+                Some(pattern) if (0..64).contains(&rel) => pattern_word(pattern, rel),
                 _ => offsets
                     .iter()
                     .map(|&o| rel + o)
