@@ -75,75 +75,57 @@ impl PermutationOverlap {
         Some(unions)
     }
 
-    /// Whether the unions show a value to remove: a permutation side whose shared part
-    /// alone holds a value that the other side's own part still has.
-    fn anything_locked(&self, [ua, us, ub]: [u64; 3]) -> bool {
+    /// The values to remove, from the unions of `A \ S`, `S` and `B \ S`: when a side is
+    /// a permutation, the values only its shared part holds leave the other side's own
+    /// part. Returns `[from B \ S, from A \ S]` (bits that may already be absent).
+    fn locked(&self, [ua, us, ub]: [u64; 3]) -> [u64; 2] {
         let (size_a, size_b) = (
             (self.a_only + self.shared) as u32,
             (self.vars.len() - self.a_only) as u32,
         );
-        ((ua | us).count_ones() == size_a && us & !ua & ub != 0)
-            || ((ub | us).count_ones() == size_b && us & !ub & ua != 0)
+        let from_b = if (ua | us).count_ones() == size_a {
+            us & !ua
+        } else {
+            0
+        };
+        let from_a = if (ub | us).count_ones() == size_b {
+            us & !ub
+        } else {
+            0
+        };
+        [from_b, from_a]
     }
 
     /// The bit-parallel pass for plain one-word domains at one base; `None` if they are not.
     fn propagate_words(&self, ctx: &mut PropagationContext<'_>) -> Option<Result<(), Conflict>> {
-        // Most calls find nothing locked: the three unions show it without copying domains.
-        if !self.anything_locked(self.word_unions(ctx)?) {
+        let unions = self.word_unions(ctx)?;
+        let [from_b, from_a] = self.locked(unions);
+        // Most calls find nothing locked: the unions show it without copying domains.
+        if from_b & unions[2] == 0 && from_a & unions[0] == 0 {
             return Some(Ok(()));
         }
-        let base = ctx.base(self.vars[0]);
         // Inline room for a box and a line of a 64x64 board (120 variables): no heap per call.
-        let mut doms: SmallVec<[u64; 128]> = SmallVec::with_capacity(self.vars.len());
-        for &v in &self.vars {
-            match ctx.bits(v) {
-                [word] if ctx.base(v) == base => doms.push(*word),
-                _ => return None,
-            }
-        }
+        let mut doms: SmallVec<[u64; 128]> = self.vars.iter().map(|&v| ctx.bits(v)[0]).collect();
         let (a, s, b) = self.parts();
         let union = |d: &[u64]| d.iter().fold(0u64, |acc, w| acc | w);
-        let (size_a, size_b) = ((a.len() + s.len()) as u32, (s.len() + b.len()) as u32);
-        let mut any_change = false;
         loop {
-            let (ua, us, ub) = (
+            let unions = [
                 union(&doms[a.clone()]),
                 union(&doms[s.clone()]),
                 union(&doms[b.clone()]),
-            );
-            let mut changed = false;
-            // A is a permutation: values only its shared part can hold leave B's own part.
-            if (ua | us).count_ones() == size_a {
-                let locked = us & !ua;
-                for d in &mut doms[b.clone()] {
-                    if *d & locked != 0 {
-                        *d &= !locked;
-                        changed = true;
-                    }
-                }
-            }
-            if (ub | us).count_ones() == size_b {
-                let locked = us & !ub;
-                for d in &mut doms[a.clone()] {
-                    if *d & locked != 0 {
-                        *d &= !locked;
-                        changed = true;
-                    }
-                }
-            }
-            if !changed {
+            ];
+            let [from_b, from_a] = self.locked(unions);
+            if from_b & unions[2] == 0 && from_a & unions[0] == 0 {
                 break;
             }
-            any_change = true;
+            doms[b.clone()].iter_mut().for_each(|d| *d &= !from_b);
+            doms[a.clone()].iter_mut().for_each(|d| *d &= !from_a);
         }
-        // Most calls find nothing locked: then there is nothing to write back.
-        if any_change {
-            for (&v, &new) in self.vars.iter().zip(&doms) {
-                // The store still holds the old domain: write only what changed.
-                if ctx.bits(v)[0] != new {
-                    if let Err(conflict) = ctx.retain_bits(v, &[new]) {
-                        return Some(Err(conflict));
-                    }
+        for (&v, &new) in self.vars.iter().zip(&doms) {
+            // The store still holds the old domain: write only what changed.
+            if ctx.bits(v)[0] != new {
+                if let Err(conflict) = ctx.retain_bits(v, &[new]) {
+                    return Some(Err(conflict));
                 }
             }
         }
