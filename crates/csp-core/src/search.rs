@@ -135,7 +135,6 @@ pub struct Solver<'m> {
     /// dom/wdeg: each variable's weighted degree, the summed weights of its constraints
     /// (kept up to date when a constraint fails, so selection reads one number).
     var_weight: Vec<u64>,
-    scratch_values: Vec<Option<i32>>,
     check_values: Vec<i32>,
     stats: Stats,
     phase: Phase,
@@ -194,7 +193,6 @@ impl<'m> Solver<'m> {
             neighbours,
             links,
             var_weight: network.degrees.clone(),
-            scratch_values: Vec::with_capacity(max_arity),
             check_values: Vec::with_capacity(max_arity),
             stats: Stats::default(),
             phase: Phase::Fresh,
@@ -837,17 +835,13 @@ impl<'m> Solver<'m> {
     fn prop_consistent(&mut self, p: usize, local: usize, value: i32, extra: Option<(usize, i32)>) -> bool {
         self.stats.checks += 1;
         let prop = &self.props[p];
-        self.scratch_values.clear();
-        for (j, v) in prop.variables().iter().enumerate() {
-            let known = match extra {
-                Some((l, x)) if l == j => Some(x),
-                _ if j != local && self.assigned[v.index()] => Some(self.value[v.index()]),
-                _ => None,
-            };
-            self.scratch_values.push(known);
-        }
-        let values = &self.scratch_values;
-        prop.is_consistent(local, value, &|j| values[j])
+        let vars = prop.variables();
+        let (assigned, values) = (&self.assigned, &self.value);
+        prop.is_consistent(local, value, &|j| match extra {
+            Some((l, x)) if l == j => Some(x),
+            _ if j != local && assigned[vars[j].index()] => Some(values[vars[j].index()]),
+            _ => None,
+        })
     }
 
     // ----- assignments and inference -----
