@@ -1,7 +1,7 @@
 //! Difficulty rating: the human techniques a puzzle needs, whether it needs a guess, the
 //! search effort of the default strategy, and a score with a level.
 //!
-//! The formula is on [`score`], the scale on [`Level`]: both are public, this module is not.
+//! The formula is documented on [`score`], the levels on [`Level`].
 
 use std::fmt;
 use std::str::FromStr;
