@@ -7,8 +7,8 @@
 //! cargo run --example australia -- static/asc/none
 //! ```
 //!
-//! Prints the colour of each region, then the search statistics as `name=value` lines.
-//! Exit code 2 for a bad argument.
+//! Prints the strategy, the status and the colour of each region, then the search statistics
+//! as `name=value` lines. Exit code 2 for a bad argument.
 
 use std::io::Write;
 use std::process::ExitCode;

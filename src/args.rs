@@ -19,10 +19,11 @@ pub struct StrategyArgs {
     /// Inference: none, fc, mac.
     #[arg(long, value_name = "KIND")]
     pub inference: Option<Inference>,
-    /// Tie-breaking in the variable order: lowest, random.
+    /// Tie-breaking in the variable order: lowest, random. Default: lowest (random for
+    /// `csp queens solve` without --var, --val or --inference).
     #[arg(long, value_name = "RULE")]
     pub tie_break: Option<TieBreak>,
-    /// Seed for random tie-breaks, value orders and restarts.
+    /// Seed for random tie-breaks, value orders and restarts. Default: 0.
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
     /// Failed-value probing after each propagation (with --inference mac): values of

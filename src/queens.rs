@@ -39,8 +39,9 @@ struct SearchArgs {
     #[command(flatten)]
     strategy: StrategyArgs,
     /// Model: pairwise (binary constraints, n <= 2000), alldiff (three all-different
-    /// constraints) or alldiff:value|hidden|gac. Default: alldiff, or pairwise when
-    /// --var, --val or --inference is given (the textbook setting).
+    /// constraints, value strength) or alldiff:value|hidden|gac. Default for solve: alldiff, or pairwise
+    /// when --var, --val or --inference is given and n <= 2000 (the textbook setting);
+    /// for count: pairwise.
     #[arg(long, value_name = "MODEL")]
     model: Option<String>,
     #[command(flatten)]
@@ -55,13 +56,16 @@ enum QueensCommand {
     /// Find one solution by systematic search.
     ///
     /// Without --var, --val or --inference the default strategy runs: the alldiff model,
-    /// mrv/random/fc with random tie-breaks and Luby restarts (unit run of n nodes). With
-    /// any of them, the textbook setting: the pairwise model, the other parts from
-    /// mrv/asc/fc, ties to the lowest index, no restarts (node counts as in the textbook).
+    /// mrv/random/fc with random tie-breaks and Luby restarts (unit run of n nodes, at
+    /// least 16). With any of them, the textbook setting: the pairwise model (for
+    /// n <= 2000), the other parts from mrv/asc/fc, ties to the lowest index, no restarts
+    /// (node counts as in the textbook).
     Solve {
         #[command(flatten)]
         search: SearchArgs,
-        /// Restarts: none, luby[:SCALE] or geometric[:FIRST[:FACTOR]].
+        /// Restarts: `none`, `luby[:SCALE]` (SCALE nodes per unit run, default 100) or
+        /// `geometric[:FIRST[:FACTOR]]` (defaults 100 and 1.5). Default: as the strategy
+        /// above says.
         #[arg(long, value_name = "POLICY")]
         restarts: Option<String>,
         /// Re-check the solution independently of the solver.
@@ -69,6 +73,9 @@ enum QueensCommand {
         verify: bool,
     },
     /// Count every solution (n <= 20). `nodes` counts the whole enumeration.
+    ///
+    /// Default: the pairwise model and mrv/asc/fc, ties to the lowest index; --var, --val
+    /// and --inference replace parts of that strategy.
     Count {
         #[command(flatten)]
         search: SearchArgs,

@@ -27,8 +27,14 @@ pub struct SudokuArgs {
 #[derive(Subcommand)]
 enum SudokuCommand {
     /// Solve every puzzle of a file (one per line) or one grid; one output per puzzle, in input order.
+    ///
+    /// Default: the alldiff model with GAC (locked candidates from 16x16 up) and the
+    /// dom-wdeg/asc/mac strategy; --var, --val and --inference replace its parts.
     Solve(SolveArgs),
     /// Count the solutions of every puzzle.
+    ///
+    /// Default: the alldiff model with GAC (locked candidates from 16x16 up) and the
+    /// dom-wdeg/asc/mac strategy; --var, --val and --inference replace its parts.
     Count(CountArgs),
     /// Compare search strategies on a puzzle file: nodes, backtracks and time per strategy.
     Compare(CompareArgs),

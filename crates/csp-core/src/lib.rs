@@ -2,9 +2,9 @@
 //!
 //! Model a problem as variables with finite integer domains and constraints between
 //! them, then solve it with backtracking search whose three parts are chosen
-//! separately — variable order ([`VarOrder`]: static, MRV, MRV+degree), value order
-//! ([`ValueOrder`]: ascending, LCV) and inference ([`Inference`]: none, forward
-//! checking, MAC) — and compare strategies by the [`Stats`] every run reports, above
+//! separately — variable order ([`VarOrder`]: static, MRV, MRV+degree, dom/wdeg), value
+//! order ([`ValueOrder`]: ascending, LCV, descending, random) and inference
+//! ([`Inference`]: none, forward checking, MAC) — and compare strategies by the [`Stats`] every run reports, above
 //! all **nodes expanded**.
 //!
 //! - Domains are bitsets of any size; search changes them in place and undoes the
@@ -12,10 +12,14 @@
 //! - Binary constraints ([`Relation`]) have fast revision paths (`!=`, `==`, `<`, `<=`,
 //!   `x != y + c`, `|x - y| != c`, tables); any `Fn(a, b) -> bool` works too.
 //! - N-ary constraints bring their own [`Propagator`]; [`AllDifferent`] comes with
-//!   three strengths ([`Strength`]).
+//!   three strengths ([`Strength`]), and [`PermutationOverlap`] links two all-different
+//!   constraints that share variables.
 //! - [`ac3`] makes a network arc consistent on its own.
 //! - [`Solver`] finds one solution, enumerates them lazily or counts them, under
-//!   [`Limits`] on nodes, time, solutions and a cancel flag.
+//!   [`Limits`] on nodes, time, solutions and a cancel flag, with optional
+//!   [`Restarts`].
+//! - Local search over complete assignments: [`min_conflicts`] (any [`ConflictModel`],
+//!   or any [`Model`] through [`ModelConflicts`]) and simulated annealing ([`anneal`]).
 //!
 //! ## Example: colouring the map of Australia (AIMA, chapter 6)
 //!

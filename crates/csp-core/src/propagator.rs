@@ -1,8 +1,8 @@
 //! N-ary constraints with their own propagators.
 //!
-//! A propagator needs only [`Propagator::check`] (is a full assignment allowed?) and
-//! [`Propagator::propagate`] (prune domains); the other methods have defaults that
-//! are correct but weaker. The engine wakes a propagator through [`Event`]s, so
+//! A propagator needs only [`Propagator::variables`] (its scope),
+//! [`Propagator::check`] (is a full assignment allowed?) and [`Propagator::propagate`]
+//! (prune domains); the other methods have defaults that are correct but weaker. The engine wakes a propagator through [`Event`]s, so
 //! the binary fast paths pay nothing for models without n-ary constraints.
 
 use crate::model::VarId;

@@ -1,5 +1,10 @@
-//! Timing helper: `cargo run --release -p csp-queens --example measure -- MODE N [STRATEGY] [MODEL]`
+//! Timing helper: `cargo run --release -p csp-queens --example measure -- MODE N [STRATEGY [MODEL [SEED]]]`
 //! with MODE `solve`, `count`, `count-sym`, `local`, `bitboard` or `bitboard-sym`.
+//!
+//! `solve` starts from [`default_solve`] and `count`/`count-sym` from [`default_count`];
+//! STRATEGY (`var/value/inference`) and MODEL (`pairwise`, `alldiff[:STRENGTH]`) replace
+//! their parts, SEED (`solve` only) the seed. `local` runs min-conflicts without a step
+//! limit; `bitboard` and `bitboard-sym` count with a plain bitboard counter (n <= 63).
 
 use std::time::Instant;
 
@@ -39,8 +44,14 @@ fn bitboard(n: u32, symmetry: bool) -> u64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mode = args[0].as_str();
-    let n: usize = args[1].parse().unwrap();
+    let (Some(mode), Some(Ok(n))) = (args.first(), args.get(1).map(|n| n.parse::<usize>())) else {
+        eprintln!(
+            "usage: measure MODE N [STRATEGY [MODEL [SEED]]]\n\
+             MODE: solve, count, count-sym, local, bitboard, bitboard-sym"
+        );
+        std::process::exit(2);
+    };
+    let mode = mode.as_str();
     let t = Instant::now();
     match mode {
         "solve" => {
@@ -99,7 +110,10 @@ fn main() {
         "bitboard" | "bitboard-sym" => {
             println!("bitboard n={n} {}", bitboard(n as u32, mode == "bitboard-sym"))
         }
-        _ => panic!("unknown mode"),
+        _ => {
+            eprintln!("unknown mode `{mode}`: solve, count, count-sym, local, bitboard, bitboard-sym");
+            std::process::exit(2);
+        }
     }
     println!("elapsed {:.3} s", t.elapsed().as_secs_f64());
 }

@@ -232,8 +232,8 @@ impl ConflictModel for QueensConflicts {
     }
 
     /// Greedy start: columns in order, each queen on a random row not used yet whose
-    /// diagonals are free, trying [`GREEDY_TRIES`] random rows (every row left, once
-    /// at most [`GREEDY_SCAN_ALL`] are) before taking the one with the fewest diagonal
+    /// diagonals are free, trying 32 random rows (every row left, once at
+    /// most 4096 are) before taking the one with the fewest diagonal
     /// conflicts among them. Rows never conflict; only the last
     /// columns, where few rows are left, may end up on an attacked diagonal.
     fn initialize(&mut self, rng: &mut dyn RngCore) {
@@ -287,7 +287,7 @@ impl ConflictModel for QueensConflicts {
     ///    and if any has none, one of them is drawn uniformly;
     /// 2. otherwise the minimum is at least 1, and a row with exactly one conflict is
     ///    drawn by rejection sampling (uniform among such rows);
-    /// 3. if [`ONE_CONFLICT_TRIES`] samples find none, every row is scanned.
+    /// 3. if 64 samples find none, every row is scanned.
     fn min_conflicts_value(&mut self, var: usize, rng: &mut dyn RngCore) -> usize {
         let current = self.rows[var] as usize;
         let own_free = self.conflicts(var, current) == 0;

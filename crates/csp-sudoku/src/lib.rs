@@ -1,4 +1,6 @@
-//! Sudoku of any order (4x4 up to 64x64): the board, text formats, and human solving.
+//! Sudoku of any order (4x4 up to 64x64): the board, text formats, human solving
+//! techniques and hints, the CSP models on csp-core ([`SudokuModel`], [`solve`], [`count`]),
+//! strategy comparison, a generator, difficulty rating, and local search.
 //!
 //! ```
 //! use csp_sudoku::{parse_puzzle, propagate_singles, rate_logic, next_hint, Technique};

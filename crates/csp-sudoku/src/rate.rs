@@ -1,29 +1,7 @@
 //! Difficulty rating: the human techniques a puzzle needs, whether it needs a guess, the
 //! search effort of the default strategy, and a score with a level.
 //!
-//! # The score
-//!
-//! Let `H` be the [difficulty weight](Technique::difficulty) of the hardest technique
-//! [`rate_logic`] needed (10 for naked singles ... 44 for hidden triples; 0 if the grid
-//! was already full), `A` the number of deductions made by techniques other than singles,
-//! and `B` the backtracks of the default strategy ([`crate::solve`]).
-//!
-//! * Solved by logic alone: `score = H + min(A, 15)`, from 0 to 59.
-//! * Needs guessing (the techniques get stuck): `score = 60 + 10 * log2(1 + B)`, rounded
-//!   to one decimal: 60 when the search never backtracks, 70 for one backtrack, 80 for
-//!   three, 100 for fifteen.
-//!
-//! A higher score is a harder puzzle; every guessing puzzle scores above every puzzle
-//! that logic solves.
-//!
-//! # The levels
-//!
-//! | level | score | typically |
-//! | --- | --- | --- |
-//! | easy | below 20 | naked and hidden singles only |
-//! | medium | 20 to below 50 | a few pairs, pointing or box-line reductions |
-//! | hard | 50 to below 80 | triples or many subset steps; or a guess the search never regrets (fewer than 3 backtracks) |
-//! | expert | 80 and above | guessing, with 3 or more backtracks of the default strategy |
+//! The formula is documented on [`score`], the levels on [`Level`].
 
 use std::fmt;
 use std::str::FromStr;
@@ -38,7 +16,14 @@ use crate::logic::{Technique, rate_logic};
 use crate::model::SudokuModel;
 use crate::solve::{Status, default_model, default_strategy, solve};
 
-/// A difficulty level; see the [module docs](self) for the scale.
+/// A difficulty level, from the [`score`]:
+///
+/// | level | score | typically |
+/// | --- | --- | --- |
+/// | easy | below 20 | naked and hidden singles only |
+/// | medium | 20 to below 50 | a few pairs, pointing or box-line reductions |
+/// | hard | 50 to below 80 | triples or many subset steps; or a guess the search never regrets (fewer than 3 backtracks) |
+/// | expert | 80 and above | guessing, with 3 or more backtracks of the default strategy |
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Level {
@@ -111,7 +96,7 @@ pub enum RateError {
     NoSolution,
 }
 
-/// How hard a puzzle is; see the [module docs](self) for the formula and the scale.
+/// How hard a puzzle is; see [`score`] for the formula and [`Level`] for the scale.
 /// Serializes `techniques` as an object from technique name to uses, easiest first.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Rating {
@@ -142,7 +127,21 @@ fn technique_map<S: Serializer>(list: &[(Technique, usize)], s: S) -> Result<S::
     map.end()
 }
 
-/// The score of a rating's parts (see the [module docs](self)).
+/// The score of a rating's parts: `techniques` with their uses, whether the logic solver
+/// got stuck, and the backtracks of the default strategy.
+///
+/// Let `H` be the [difficulty weight](Technique::difficulty) of the hardest technique
+/// [`rate_logic`] needed (10 for naked singles ... 44 for hidden triples; 0 if the grid
+/// was already full), `A` the number of deductions made by techniques other than singles,
+/// and `B` the backtracks of the [`default_strategy`] searching for the first solution.
+///
+/// * Solved by logic alone: `score = H + min(A, 15)`, from 0 to 59.
+/// * Needs guessing (the techniques get stuck): `score = 60 + 10 * log2(1 + B)`, rounded
+///   to one decimal: 60 when the search never backtracks, 70 for one backtrack, 80 for
+///   three, 100 for fifteen.
+///
+/// A higher score is a harder puzzle; every guessing puzzle scores above every puzzle
+/// that logic solves.
 pub fn score(techniques: &[(Technique, usize)], guessing: bool, backtracks: u64) -> f64 {
     if guessing {
         let s = 60.0 + 10.0 * (1.0 + backtracks as f64).log2();
@@ -164,13 +163,13 @@ pub fn score(techniques: &[(Technique, usize)], guessing: bool, backtracks: u64)
 /// use csp_sudoku::{Level, parse_puzzle, rate};
 /// // Seed 001's second puzzle needs nothing but singles.
 /// let easy = rate(&parse_puzzle(
-///     "003020600900305001001806400008102900700000008006708200002609500800203009005010300",
+///    "003020600900305001001806400008102900700000008006708200002609500800203009005010300",
 /// ).unwrap()).unwrap();
 /// assert_eq!(easy.level, Level::Easy);
 /// assert!(!easy.guessing);
 /// // From Norvig's top95: a person must guess, and the search backtracks a lot.
 /// let hard = rate(&parse_puzzle(
-///     "6.2.5.........3.4..........43...8....1....2........7..5..27...........81...6.....",
+///    "6.2.5.........3.4..........43...8....1....2........7..5..27...........81...6.....",
 /// ).unwrap()).unwrap();
 /// assert!(hard.guessing && hard.score > easy.score);
 /// assert_eq!(hard.level, Level::Expert);
