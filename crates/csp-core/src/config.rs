@@ -10,6 +10,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ParseNameError;
 
+/// The literals joined by `, `, as one `&'static str`.
+macro_rules! comma_list {
+    ($first:literal $(, $rest:literal)*) => {
+        concat!($first $(, ", ", $rest)*)
+    };
+}
+
 /// Defines a strategy-component enum with its command-line names.
 macro_rules! named_enum {
     ($(#[$meta:meta])* $name:ident, $kind:literal, { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
@@ -43,7 +50,7 @@ macro_rules! named_enum {
                     _ => Err(ParseNameError {
                         kind: $kind,
                         found: s.to_string(),
-                        expected: concat!($($text, " "),+),
+                        expected: comma_list!($($text),+),
                     }),
                 }
             }
