@@ -174,6 +174,10 @@ pub(crate) struct Network {
     pub(crate) adjacency: Rows<Adjacent>,
     /// Per variable, its forward-checking steps, in the order of `adjacency`.
     pub(crate) fc: Rows<FcStep>,
+    /// Per variable, in the order of `adjacency`: the step from each neighbour back to the
+    /// variable (which of its values the neighbour's value rules out). Under inference
+    /// `none` this counts legal values with a few word operations.
+    pub(crate) fc_back: Rows<FcStep>,
     pub(crate) watches: Rows<Watch>,
     /// The initial domains, ready to be cloned into each search.
     pub(crate) initial: Store,
@@ -255,10 +259,28 @@ impl Network {
                     .collect()
             })
             .collect();
+        let fc_back = adjacency
+            .iter()
+            .enumerate()
+            .map(|(v, row)| {
+                row.iter()
+                    .map(|adj| {
+                        let back = Adjacent {
+                            other: VarId(v as u32),
+                            out_arc: adj.in_arc,
+                            in_arc: adj.out_arc,
+                            in_arc_prunes_at: adj.in_arc_prunes_at,
+                        };
+                        FcStep::compile(&back, &arcs, &initial)
+                    })
+                    .collect()
+            })
+            .collect();
         Network {
             arcs,
             adjacency: Rows::from_lists(adjacency),
             fc: Rows::from_lists(fc),
+            fc_back: Rows::from_lists(fc_back),
             watches: Rows::from_lists(watches),
             initial,
             prop_flags,

@@ -672,6 +672,24 @@ impl<'m> Solver<'m> {
         if self.config.strategy.inference != Inference::None {
             return u64::from(self.store.size(var));
         }
+        if let Some((legal, checks)) = self.legal_word(var) {
+            self.stats.checks += checks;
+            if self.network.watches.row(var.index()).is_empty() {
+                return u64::from(legal.count_ones());
+            }
+            // The n-ary constraints test the values the binary ones left, as before.
+            let base = self.store.base(var);
+            let mut count = 0;
+            let mut rest = legal;
+            while rest != 0 {
+                let a = base + rest.trailing_zeros() as i32;
+                rest &= rest - 1;
+                if self.agrees_with_watches(var, a) {
+                    count += 1;
+                }
+            }
+            return count;
+        }
         let mut count = 0;
         let mut cursor = None;
         while let Some(a) = self.store.next_value(var, cursor) {
@@ -681,6 +699,31 @@ impl<'m> Solver<'m> {
             }
         }
         count
+    }
+
+    /// The values of the one-word domain of `var` that agree with every assigned neighbour
+    /// through binary constraints, and the checks the value-by-value test makes to find
+    /// them: each value is tested against the assigned neighbours in adjacency order until
+    /// one rules it out, so the `k`-th neighbour tests the values the earlier ones left.
+    /// `None` when some constraint on `var` is not compiled to a bit pattern.
+    fn legal_word(&self, var: VarId) -> Option<(u64, u64)> {
+        let &[mut legal] = self.store.bits(var) else {
+            return None;
+        };
+        let network = &*self.network;
+        let mut checks = 0u64;
+        for (adj, step) in network
+            .adjacency
+            .row(var.index())
+            .iter()
+            .zip(network.fc_back.row(var.index()))
+        {
+            if self.assigned[adj.other.index()] {
+                checks += u64::from(legal.count_ones());
+                legal &= !step.cleared_by(self.value[adj.other.index()])?;
+            }
+        }
+        Some((legal, checks))
     }
 
     fn push_frame(&mut self, var: VarId) {
@@ -815,9 +858,11 @@ impl<'m> Solver<'m> {
 
     /// Whether `var = a` agrees with every assigned neighbour, in binary and n-ary constraints.
     fn consistent_with_assigned(&mut self, var: VarId, a: i32) -> bool {
-        if !self.agrees_with_assigned_neighbours(var, a) {
-            return false;
-        }
+        self.agrees_with_assigned_neighbours(var, a) && self.agrees_with_watches(var, a)
+    }
+
+    /// Whether `var = a` agrees with the assigned variables of every n-ary constraint on `var`.
+    fn agrees_with_watches(&mut self, var: VarId, a: i32) -> bool {
         if self.network.watches.row(var.index()).is_empty() {
             return true;
         }

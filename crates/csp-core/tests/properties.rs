@@ -698,6 +698,63 @@ fn exclusion_offsets_at_the_pattern_edges_count_exactly() {
     }
 }
 
+/// Exclusion relations, from which the engine compiles bit patterns.
+fn exclusion() -> impl Strategy<Value = Relation> {
+    prop_oneof![
+        Just(Relation::NotEqual),
+        (-5i32..=5).prop_map(Relation::NotEqualOffset),
+        (0i32..=5).prop_map(Relation::AbsDiffNotEqual),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Under inference `none`, legal values are counted from bit patterns when every
+    /// constraint is compiled, and value by value otherwise. The same exclusions posted
+    /// as opaque predicates take the second path: every statistic must be the same.
+    #[test]
+    fn legal_value_counts_agree_with_value_by_value_checks(
+        lows in prop::collection::vec(-3i32..=3, 3..=6),
+        pairs in prop::collection::vec((0usize..6, 0usize..6, exclusion()), 1..=10),
+        given in prop::option::of((0usize..6, -3i32..=6)),
+    ) {
+        let n = lows.len();
+        let build = |opaque: bool| {
+            let mut m = Model::new();
+            let vars: Vec<VarId> = lows.iter().map(|&low| m.int_var(low, low + 4).unwrap()).collect();
+            for (x, y, relation) in &pairs {
+                let (x, y) = (vars[x % n], vars[y % n]);
+                if x == y {
+                    continue;
+                }
+                let relation = if opaque {
+                    let r = relation.clone();
+                    Relation::predicate(move |a, b| r.holds(a, b))
+                } else {
+                    relation.clone()
+                };
+                m.post(x, y, relation).unwrap();
+            }
+            if let Some((i, value)) = given {
+                let var = vars[i % n];
+                if m.domain(var).contains(value) {
+                    m.fix(var, value).unwrap();
+                }
+            }
+            m
+        };
+        let (compiled, opaque) = (build(false), build(true));
+        for strategy in ["mrv/asc/none", "mrv-degree/asc/none", "dom-wdeg/asc/none", "mrv/lcv/none"] {
+            let strategy: SearchStrategy = strategy.parse().unwrap();
+            let (mut a, mut b) = (solver(&compiled, strategy), solver(&opaque, strategy));
+            let (ca, cb) = (a.count(), b.count());
+            prop_assert_eq!(ca.solutions, cb.solutions, "{}", strategy);
+            prop_assert_eq!(without_time(a.stats()), without_time(b.stats()), "{}", strategy);
+        }
+    }
+}
+
 // ----- limits, restarts, randomness -----
 
 /// n-queens, one variable per column, as in tests/textbook.rs.
