@@ -39,7 +39,7 @@ pub struct LimitArgs {
     #[arg(long, value_name = "N")]
     pub node_limit: Option<u64>,
     /// Stop after this many seconds (per puzzle; fractions allowed).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_hyphen_values = true)]
     pub timeout: Option<Duration>,
 }
 
@@ -53,7 +53,24 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
             "the timeout must be a positive number of seconds, got `{text}`"
         ));
     }
-    Ok(Duration::from_secs_f64(secs))
+    Duration::try_from_secs_f64(secs).map_err(|_| format!("the timeout `{text}` is too large"))
+}
+
+/// The most worker threads `--jobs` accepts: far more than any machine has cores, and few
+/// enough that starting them does not stall the run.
+pub const MAX_JOBS: usize = 1024;
+
+/// Parses `--jobs`: 0 (one per core) up to [`MAX_JOBS`].
+pub fn parse_jobs(text: &str) -> Result<usize, String> {
+    let jobs: usize = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of worker threads"))?;
+    if jobs > MAX_JOBS {
+        return Err(format!(
+            "at most {MAX_JOBS} worker threads, got {jobs} (0 runs one per core)"
+        ));
+    }
+    Ok(jobs)
 }
 
 /// Parses a restart policy: `none`, `luby[:SCALE]` or `geometric[:FIRST[:FACTOR]]`.

@@ -1,10 +1,10 @@
 //! Batch runs over puzzle files: reading input, running the work on one or more
 //! cores with results kept in input order, and a progress bar on a terminal.
 
-use std::io::{IsTerminal, Read};
+use std::io::{ErrorKind, IsTerminal, Read};
 use std::path::Path;
 
-use csp_sudoku::{Grid, ParseError, PuzzleReader, parse_line, parse_puzzle};
+use csp_sudoku::{Grid, ParseError, PuzzleReader, looks_like_row, parse_line, parse_puzzle};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
@@ -15,7 +15,8 @@ use crate::sudoku::InputMode;
 pub type Item = (usize, Result<Grid, ParseError>);
 
 /// Reads a whole file, or standard input for `None` and `-`. Invalid UTF-8 is kept
-/// visible (as U+FFFD) so that the parser reports the line and column.
+/// visible (as U+FFFD) so that the parser reports the line and column. A leading byte-order
+/// mark is dropped, and lone carriage returns (old Mac line ends) end lines like `\n`.
 pub fn read_input(path: Option<&Path>) -> Result<String, CliError> {
     let mut bytes = Vec::new();
     match path {
@@ -23,41 +24,64 @@ pub fn read_input(path: Option<&Path>) -> Result<String, CliError> {
         Some(p) if p == Path::new("-") => std::io::stdin().read_to_end(&mut bytes),
         Some(p) => std::fs::File::open(p).and_then(|mut f| f.read_to_end(&mut bytes)),
     }
-    .map_err(|source| CliError::Io {
-        context: match path {
+    .map_err(|source| {
+        let context = match path {
             Some(p) if p != Path::new("-") => format!("cannot read {}", p.display()),
             _ => "cannot read standard input".to_string(),
-        },
-        source,
+        };
+        match source.kind() {
+            // A FILE argument that names no readable file is a usage error, like a bad flag.
+            ErrorKind::NotFound | ErrorKind::PermissionDenied | ErrorKind::IsADirectory => {
+                CliError::Usage(format!("{context}: {source}"))
+            }
+            _ => CliError::Io { context, source },
+        }
     })?;
-    Ok(match String::from_utf8(bytes) {
+    let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    })
+    };
+    Ok(normalize(text))
 }
 
-/// The puzzles of `text`: one per line, or the whole text as one grid.
+/// Drops a byte-order mark and turns lone `\r` line ends into `\n` (`\r\n` is left to
+/// [`str::lines`]), so that line numbers and columns count what an editor shows.
+fn normalize(mut text: String) -> String {
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    if text.contains('\r') {
+        text = text.replace("\r\n", "\n").replace('\r', "\n");
+    }
+    text
+}
+
+/// The puzzles of `text`: one per line, or the whole text as one grid. An input without
+/// puzzle lines (empty, blank, or only comments) gives [`ParseError::Empty`] on line 1.
 pub fn puzzles(text: &str, mode: InputMode) -> Vec<Item> {
     let first_content = text
         .lines()
         .enumerate()
         .find(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
-    let whole = |line: usize| vec![(line, parse_puzzle(text))];
+    let Some((i, line)) = first_content else {
+        return vec![(1, Err(ParseError::Empty))];
+    };
     match mode {
         InputMode::Lines => PuzzleReader::new(text).collect(),
-        InputMode::Grid => whole(first_content.map_or(1, |(i, _)| i + 1)),
-        InputMode::Auto => match first_content {
-            None => Vec::new(),
-            Some((i, line)) => {
-                // A file of line-format puzzles starts with one; otherwise try the whole text
-                // as one grid, and fall back to lines so that errors name their line.
-                if parse_line(line, i + 1).is_ok() {
-                    PuzzleReader::new(text).collect()
+        InputMode::Grid => vec![(i + 1, parse_puzzle(text))],
+        // A file of line-format puzzles starts with one; otherwise try the whole text as one
+        // grid, and fall back to lines so that errors name their line.
+        InputMode::Auto if parse_line(line, i + 1).is_ok() => PuzzleReader::new(text).collect(),
+        InputMode::Auto => match parse_puzzle(text) {
+            Ok(grid) => vec![(i + 1, Ok(grid))],
+            Err(whole) => {
+                let lines: Vec<Item> = PuzzleReader::new(text).collect();
+                // A grid with a mistake in it: its rows are no puzzles on their own, so the
+                // mistake is reported once instead of a wrong length for every row.
+                if looks_like_row(line) && lines.iter().all(|(_, p)| p.is_err()) {
+                    vec![(i + 1, Err(whole))]
                 } else {
-                    match parse_puzzle(text) {
-                        Ok(grid) => vec![(i + 1, Ok(grid))],
-                        Err(_) => PuzzleReader::new(text).collect(),
-                    }
+                    lines
                 }
             }
         },

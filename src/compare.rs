@@ -42,7 +42,7 @@ pub struct CompareArgs {
     #[arg(long, default_value_t = 100_000, value_name = "N")]
     node_limit: u64,
     /// Time limit per puzzle and strategy, in seconds.
-    #[arg(long, default_value = "5", value_parser = parse_seconds, value_name = "SECONDS")]
+    #[arg(long, default_value = "5", value_parser = parse_seconds, allow_hyphen_values = true, value_name = "SECONDS")]
     timeout: Duration,
     /// Output format.
     #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
@@ -51,7 +51,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
     /// Worker threads (0: one per core).
-    #[arg(long, short = 'j', default_value_t = 1)]
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs)]
     jobs: usize,
 }
 
@@ -94,7 +94,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     let items = batch::puzzles(&text, args.input.input);
     for (line, parsed) in &items {
         if let Err(e) = parsed {
-            eprintln!("line {line}: skipped: {e}");
+            note!("line {line}: skipped: {e}");
         }
     }
     let readable = items.iter().filter(|(_, p)| p.is_ok()).count();

@@ -3,6 +3,15 @@
 //! Exit codes: 0 success (every puzzle solved), 1 some puzzle not solved (no solution,
 //! a limit, or a bad input line), 2 usage error (bad arguments).
 
+/// `eprintln!` that ignores write failures: with standard error closed (`2>&1 | head`) the
+/// summary and messages are dropped instead of panicking.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod args;
 mod batch;
 mod chart;
@@ -48,7 +57,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(err) => {
-            eprintln!("error: {err:#}");
+            note!("error: {err:#}");
             ExitCode::from(err.exit_code())
         }
     }

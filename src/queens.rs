@@ -102,7 +102,7 @@ enum QueensCommand {
         #[arg(long, value_name = "K")]
         restart_after: Option<u64>,
         /// Stop after this many seconds (fractions allowed).
-        #[arg(long, value_name = "SECONDS", value_parser = crate::args::parse_seconds)]
+        #[arg(long, value_name = "SECONDS", value_parser = crate::args::parse_seconds, allow_hyphen_values = true)]
         timeout: Option<std::time::Duration>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -115,11 +115,20 @@ enum QueensCommand {
 
 /// Parses a board size: a whole number (0 is rejected later with its own message).
 fn parse_size(text: &str) -> Result<usize, String> {
-    if text.starts_with('-') && text[1..].parse::<u64>().is_ok() {
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    if text.strip_prefix('-').is_some_and(digits) {
         return Err(format!("the board size must be positive, got {text}"));
     }
-    text.parse::<usize>()
-        .map_err(|_| format!("`{text}` is not a board size (a positive whole number)"))
+    text.parse::<usize>().map_err(|_| {
+        if digits(text) {
+            format!(
+                "n = {text} is too large (at most {} with `csp queens local`)",
+                csp_queens::MAX_LOCAL_N
+            )
+        } else {
+            format!("`{text}` is not a board size (a positive whole number)")
+        }
+    })
 }
 
 /// Runs `csp queens`.

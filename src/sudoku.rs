@@ -126,7 +126,7 @@ pub struct SearchArgs {
     #[command(flatten)]
     pub limits: LimitArgs,
     /// Worker threads (0: one per core).
-    #[arg(long, short = 'j', default_value_t = 1)]
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs)]
     pub jobs: usize,
 }
 
@@ -443,7 +443,7 @@ impl Tally {
                 parts.push(format!("{} {}", self.count(status), status.name()));
             }
         }
-        eprintln!(
+        note!(
             "{} puzzles: {} in {secs:.3} s ({rate:.0} puzzles/s)",
             self.total,
             parts.join(", ")

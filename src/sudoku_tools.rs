@@ -222,7 +222,7 @@ pub struct GenerateArgs {
     #[arg(long, value_enum, default_value_t = GenerateFormat::Line)]
     format: GenerateFormat,
     /// Worker threads (0: one per core).
-    #[arg(long, short = 'j', default_value_t = 1)]
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs)]
     jobs: usize,
 }
 
@@ -329,7 +329,7 @@ pub fn run_generate(args: GenerateArgs) -> Result<u8, CliError> {
         first = last;
     }
     let secs = started.elapsed().as_secs_f64();
-    eprintln!(
+    note!(
         "{made} {} of order {} (mean clues {:.1}) in {secs:.3} s ({:.1} per second)",
         if args.full { "grids" } else { "puzzles" },
         args.order,
@@ -357,7 +357,7 @@ pub struct RateArgs {
     #[arg(long, value_enum, default_value_t = RateFormat::Line)]
     format: RateFormat,
     /// Worker threads (0: one per core).
-    #[arg(long, short = 'j', default_value_t = 1)]
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs)]
     jobs: usize,
 }
 
@@ -451,7 +451,7 @@ pub fn run_rate(args: RateArgs) -> Result<u8, CliError> {
         .iter()
         .map(|l| format!("{} {l}", by_level[*l as usize]))
         .collect();
-    eprintln!(
+    note!(
         "{total} puzzles: {}, {errors} error in {secs:.3} s",
         levels.join(", ")
     );
@@ -483,9 +483,6 @@ pub struct HintArgs {
 pub fn run_hint(args: HintArgs) -> Result<u8, CliError> {
     let text = batch::read_input(args.input.file.as_deref())?;
     let puzzles = batch::puzzles(&text, args.input.input);
-    if puzzles.is_empty() {
-        return Err(CliError::Failed("no grid found in the input".to_string()));
-    }
     let rules = Rules::new(csp_sudoku::default_model());
     let mut out = std::io::stdout().lock();
     let mut failed = false;

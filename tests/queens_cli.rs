@@ -213,6 +213,18 @@ fn bad_arguments_exit_with_two_and_a_clear_message() {
         (&["queens", "solve", "0"], "at least 1"),
         (&["queens", "solve", "-3"], "must be positive"),
         (&["queens", "solve", "abc"], "not a board size"),
+        (&["queens", "solve", "99999999999999999999999"], "too large"),
+        (&["queens", "local", "18446744073709551616"], "too large"),
+        (
+            &["queens", "count", "-99999999999999999999999"],
+            "must be positive",
+        ),
+        (
+            &["queens", "local", "10", "--timeout", "-1"],
+            "positive number of seconds",
+        ),
+        (&["queens", "local", "10", "--timeout", "1e300"], "too large"),
+        (&["queens", "solve", "8", "--timeout", "1e300"], "too large"),
         (&["queens", "solve", "3000", "--model", "pairwise"], "too large"),
         (&["queens", "solve", "50000"], "too large"),
         (&["queens", "solve", "8", "--model", "triangle"], "unknown model"),

@@ -515,6 +515,18 @@ fn bad_flags_are_usage_errors_with_exit_2() {
         (vec!["sudoku", "solve", &file, "--node-limit=-3"], "-3"),
         (vec!["sudoku", "solve", &file, "--node-limit", "many"], "many"),
         (vec!["sudoku", "solve", &file, "--timeout", "0"], "timeout"),
+        (
+            vec!["sudoku", "solve", &file, "--timeout", "-1"],
+            "positive number of seconds",
+        ),
+        (vec!["sudoku", "solve", &file, "--timeout", "1e300"], "too large"),
+        (vec!["sudoku", "count", &file, "--timeout", "1e300"], "too large"),
+        (vec!["sudoku", "solve", &file, "--jobs", "100000"], "at most 1024"),
+        (vec!["sudoku", "count", &file, "--jobs", "-1"], "-1"),
+        (
+            vec!["sudoku", "compare", &file, "--timeout", "1e300"],
+            "too large",
+        ),
         (vec!["sudoku", "solve", &file, "--format", "xml"], "xml"),
         (vec!["sudoku", "count", &file, "--limit", "0"], "--limit"),
         (vec!["sudoku", "count", &file, "--limit", "two"], "two"),
@@ -814,4 +826,214 @@ fn compare_svg_writes_a_chart() {
         1 + CONTENDERS.len(),
         "the table is still printed"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unusual and bad input
+
+#[test]
+fn byte_order_mark_and_any_line_ends_are_read() {
+    let puzzle = text("seeds.txt")
+        .lines()
+        .find(|l| !l.starts_with('#'))
+        .unwrap()
+        .to_string();
+    for input in [
+        format!("\u{feff}{puzzle}\n{puzzle}\n"),
+        format!("{puzzle}\r\n{puzzle}\r\n"),
+        format!("{puzzle}\r{puzzle}\r"),
+        format!("\u{feff}# comment\r\n{puzzle}\r\n\r\n{puzzle}"),
+    ] {
+        let out = run(&["sudoku", "solve"], Some(&input));
+        assert_eq!(code(&out), 0, "{input:?}: {}", stdout(&out));
+        let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
+        assert_eq!(lines, [printed_solution(), printed_solution()], "{input:?}");
+    }
+    // A grid with CRLF line ends and a byte-order mark.
+    let grid = format!("\u{feff}{}", text("seed000.txt").replace('\n', "\r\n"));
+    let out = run(&["sudoku", "solve"], Some(&grid));
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert_eq!(stdout(&out).trim(), printed_solution());
+}
+
+#[test]
+fn empty_input_is_an_error_not_zero_puzzles_solved() {
+    for input in ["", "\n\n", "# only\n   # comments\n", "\u{feff}"] {
+        for command in [
+            &["solve"][..],
+            &["count"],
+            &["rate"],
+            &["solve", "--input", "lines"],
+        ] {
+            let out = run(&[&["sudoku"], command].concat(), Some(input));
+            assert_eq!(code(&out), 1, "{command:?} {input:?}");
+            assert!(
+                stdout(&out).starts_with("# line 1: error: no puzzle found"),
+                "{command:?} {input:?}: {}",
+                stdout(&out)
+            );
+        }
+        let out = run(&["sudoku", "solve", "--format", "json"], Some(input));
+        assert_eq!(code(&out), 1);
+        let records = json_lines(&out);
+        assert_eq!(records.len(), 1, "{input:?}");
+        assert_eq!(records[0]["status"], "error");
+        assert!(records[0]["error"].as_str().unwrap().contains("no puzzle found"));
+    }
+}
+
+#[test]
+fn a_grid_with_a_mistake_is_reported_once_at_its_line_and_column() {
+    let grid = text("seed000.txt");
+    let lines: Vec<&str> = grid.lines().collect();
+    let with_line = |n: usize, row: &str| {
+        let mut rows = lines.clone();
+        rows[n - 1] = row;
+        rows.join("\n") + "\n"
+    };
+    assert_eq!(lines[4].trim(), "? 9 ? 2 3 4 ? 7 ?");
+    assert_eq!(lines[0].trim(), "? ? 8 ? ? ? 1 5 ?");
+    for (input, message) in [
+        (
+            with_line(5, "     ? 9 ? 2 3 4 ? X ?"),
+            "line 5, column 20: `X` is out of range",
+        ),
+        (
+            with_line(5, "     ? 9 ? 2 3 4 ? ! ?"),
+            "line 5, column 20: `!` is not a cell symbol",
+        ),
+        (
+            with_line(1, "     ! ? 8 ? ? ? 1 5 ?"),
+            "line 1, column 6: `!` is not a cell symbol",
+        ),
+        (
+            with_line(5, "     ? 9 ? 2 3 4 ? 7 9"),
+            "line 5, column 22: 9 appears twice",
+        ),
+        (
+            with_line(5, "     ? 9 ? 2 3 4 ? 7"),
+            "line 5: a row of 8 cells, expected 9",
+        ),
+        (lines[..8].join("\n"), "line 1: found 72 cells"),
+    ] {
+        let out = run(&["sudoku", "solve"], Some(&input));
+        assert_eq!(code(&out), 1, "{message}");
+        let output = stdout(&out);
+        assert_eq!(output.lines().count(), 1, "one error for the grid: {output}");
+        assert!(
+            output.starts_with("# line 1: error: ") && output.contains(message),
+            "{message}: {output}"
+        );
+        let out = run(&["sudoku", "hint"], Some(&input));
+        assert_eq!(code(&out), 1);
+        assert!(stdout(&out).contains(message), "{message}: {}", stdout(&out));
+    }
+    // A file of puzzle lines whose first line is bad is still read line by line.
+    let input = format!("..8...15.\n{}", text("seeds.txt"));
+    let out = run(&["sudoku", "solve"], Some(&input));
+    assert_eq!(code(&out), 1);
+    assert_eq!(stdout(&out).lines().count(), good(&input).len() + 1);
+}
+
+#[test]
+fn a_bad_number_is_named_with_its_column() {
+    let row = "1 0 0 0 0 0 0 0 0 0 0 0 0 0 0";
+    for (last, message) in [
+        ("x2", "line 1, column 31: `x2` is not a cell symbol"),
+        ("1.5", "line 1, column 31: `1.5` is not a cell symbol"),
+        ("-1", "line 1, column 31: `-1` is not a cell symbol"),
+        ("+3", "line 1, column 31: `+3` is not a cell symbol"),
+        ("5", "line 1, column 31: `5` is out of range for a 4x4 board"),
+        (
+            "99999999999999999999",
+            "line 1, column 31: `99999999999999999999` is out of range",
+        ),
+    ] {
+        let input = format!("{row} {last}\n");
+        let out = run(&["sudoku", "solve"], Some(&input));
+        assert_eq!(code(&out), 1, "{input}: {}", stdout(&out));
+        assert!(stdout(&out).contains(message), "{message}: {}", stdout(&out));
+    }
+    // Signs are no part of a blank or a value in line format either.
+    let puzzle = format!("-{}", &text("4x4.txt")[1..16]);
+    let out = run(&["sudoku", "solve"], Some(&puzzle));
+    assert_eq!(code(&out), 1);
+}
+
+#[test]
+fn invisible_characters_are_shown_escaped() {
+    let puzzle = printed_solution();
+    for (symbol, shown) in [
+        ("\u{200b}", "`\\u{200b}`"),
+        ("\u{1}", "`\\u{1}`"),
+        ("\u{feff}", "`\\u{feff}`"),
+    ] {
+        let input = format!("{}{symbol}{}\n", &puzzle[..40], &puzzle[41..]);
+        let out = run(&["sudoku", "solve"], Some(&input));
+        assert_eq!(code(&out), 1);
+        assert!(
+            stdout(&out).contains(&format!("line 1, column 41: {shown} is not a cell symbol")),
+            "{}",
+            stdout(&out)
+        );
+    }
+}
+
+#[test]
+fn missing_files_and_directories_are_usage_errors() {
+    let dir = TempDir::new("missing");
+    let missing = dir.0.join("no-such-file.txt");
+    let missing = missing.to_string_lossy();
+    let directory = dir.0.to_string_lossy();
+    for command in ["solve", "count", "rate", "hint", "compare"] {
+        for file in [&*missing, &*directory] {
+            let out = csp(&["sudoku", command, file]);
+            assert_eq!(code(&out), 2, "{command} {file}: {}", stderr(&out));
+            assert!(stdout(&out).is_empty());
+            assert!(
+                stderr(&out).contains(&format!("cannot read {file}")),
+                "{}",
+                stderr(&out)
+            );
+        }
+    }
+}
+
+#[test]
+fn closed_output_streams_do_not_panic() {
+    let input = text("top95-sample.txt").repeat(50);
+    for (command, closed) in [
+        (&["sudoku", "solve"][..], "stdout"),
+        (&["sudoku", "solve"], "stderr"),
+        (&["sudoku", "solve", "--format", "json", "-j", "2"], "stdout"),
+        (&["sudoku", "count", "--limit", "2"], "stderr"),
+        (&["sudoku", "rate"], "stderr"),
+        (&["sudoku", "solve", "--timeout", "1e300"], "stderr"),
+    ] {
+        // One output is a pipe closed before the program writes anything (it waits for its
+        // input), the other is discarded.
+        let (stdout, stderr) = match closed {
+            "stdout" => (Stdio::piped(), Stdio::null()),
+            _ => (Stdio::null(), Stdio::piped()),
+        };
+        let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
+            .args(command)
+            .stdin(Stdio::piped())
+            .stdout(stdout)
+            .stderr(stderr)
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        drop(child.stderr.take());
+        let mut pipe = child.stdin.take().unwrap();
+        let _ = pipe.write_all(input.as_bytes());
+        drop(pipe);
+        let status = child.wait().unwrap();
+        assert_ne!(
+            status.code(),
+            Some(101),
+            "{command:?} with {closed} closed panicked"
+        );
+        assert!(status.code().is_some(), "{command:?}: {status}");
+    }
 }

@@ -70,8 +70,8 @@ pub use logic::{
 };
 pub use model::{ModelKind, SudokuModel, default_locked};
 pub use parse::{
-    CountedPuzzle, CountedReader, ParseError, PuzzleReader, parse_counted_line, parse_line, parse_puzzle,
-    parse_puzzle_unchecked,
+    CountedPuzzle, CountedReader, ParseError, PuzzleReader, looks_like_row, parse_counted_line, parse_line,
+    parse_puzzle, parse_puzzle_unchecked,
 };
 pub use rate::{Level, RateError, Rating, rate, rate_with, score};
 pub use solve::{CountReport, SolveReport, Status, count, default_model, default_strategy, solve};

@@ -34,8 +34,9 @@ pub enum ParseError {
     Empty,
     /// A character or token that is no cell symbol.
     #[error(
-        "line {line}, column {col}: `{symbol}` is not a cell symbol \
-         (expected 1-9, A-Z, a decimal number, or a blank: . 0 _ ? * nil)"
+        "line {line}, column {col}: `{}` is not a cell symbol \
+         (expected 1-9, A-Z, a decimal number, or a blank: . 0 _ ? * nil)",
+        visible(.symbol)
     )]
     InvalidSymbol {
         /// The offending character or token.
@@ -139,6 +140,18 @@ pub enum ParseError {
     },
 }
 
+/// `symbol` with invisible characters (controls, a byte-order mark, zero-width spaces)
+/// escaped as `\u{..}`, so that an error message shows what it is about.
+fn visible(symbol: &str) -> String {
+    symbol
+        .chars()
+        .map(|c| match c {
+            '\\' | '\'' | '"' => c.to_string(),
+            _ => c.escape_debug().to_string(),
+        })
+        .collect()
+}
+
 /// Parses one puzzle in any of the formats of the module docs (auto-detected), rejecting
 /// givens that repeat a value in a unit ([`ParseError::Conflict`]).
 ///
@@ -209,7 +222,9 @@ fn tokenize(text: &str, first_line: usize) -> (Vec<Token<'_>>, bool) {
         }
         let mut start: Option<(usize, usize)> = None; // (byte offset, column)
         for (col, (offset, c)) in line.char_indices().enumerate() {
-            if is_separator(c, lisp) {
+            // A sign before a digit belongs to the number (`-1` is no cell value, not a 1).
+            let sign = matches!(c, '-' | '+') && line[offset + 1..].starts_with(|d: char| d.is_ascii_digit());
+            if is_separator(c, lisp) && !sign {
                 if let Some((s, scol)) = start.take() {
                     tokens.push(Token {
                         text: &line[s..offset],
@@ -278,8 +293,12 @@ fn read_cells<'a>(tokens: &[Token<'a>], lisp: bool) -> Result<Vec<RawCell<'a>>, 
     let plausible = tokens
         .iter()
         .all(|t| token_value(t.text).is_some_and(|v| v <= 64));
-    let use_numbers =
-        lisp || (multi && numbers_ok && (numbers_fit || (plausible && order_of(char_count).is_none())));
+    let chars_fit = order_of(char_count).is_some();
+    // Tokens that make a board by their count while their characters do not were meant as
+    // numbers, so a bad one is reported as a whole (`x2`, `1.5`, `-1`).
+    let use_numbers = lisp
+        || (multi && numbers_ok && (numbers_fit || (plausible && !chars_fit)))
+        || (multi && numbers_fit && !chars_fit);
     if use_numbers {
         tokens
             .iter()
@@ -414,6 +433,23 @@ fn plain_line(text: &str) -> Option<Grid> {
         cells.push(v);
     }
     Grid::from_cells(order, cells).ok()
+}
+
+/// Whether `line` could be one row of a multi-line grid rather than a whole puzzle: it holds
+/// at most 64 cells (the side of the largest board) when read one symbol per character or one
+/// number per token, or no cells at all (a separator line such as `------+------`).
+///
+/// ```
+/// use csp_sudoku::looks_like_row;
+/// assert!(looks_like_row("? ? 8 | ? ? ? | 1 5 ?"));
+/// assert!(looks_like_row("------+-------+------"));
+/// assert!(!looks_like_row(&".".repeat(81)));
+/// ```
+pub fn looks_like_row(line: &str) -> bool {
+    let side = MAX_ORDER * MAX_ORDER;
+    let (tokens, _) = tokenize(line, 1);
+    let chars: usize = tokens.iter().map(|t| t.text.chars().count()).sum();
+    tokens.len() <= side && (tokens.len() >= 2 || chars <= side)
 }
 
 /// The most helpful error for a cell count that is no board's.
