@@ -39,9 +39,9 @@ struct SearchArgs {
     #[command(flatten)]
     strategy: StrategyArgs,
     /// Model: pairwise (binary constraints, n <= 2000), alldiff (three all-different
-    /// constraints, value strength) or alldiff:value|hidden|gac. Default for solve: alldiff, or pairwise
-    /// when --var, --val or --inference is given and n <= 2000 (the textbook setting);
-    /// for count: pairwise.
+    /// constraints, value strength) or alldiff:value|hidden|gac. Default for solve:
+    /// alldiff, or pairwise when --var, --val or --inference is given and n <= 2000 (the
+    /// textbook setting); for count: pairwise.
     #[arg(long, value_name = "MODEL")]
     model: Option<String>,
     #[command(flatten)]

@@ -4,8 +4,8 @@
 //! them, then solve it with backtracking search whose three parts are chosen
 //! separately — variable order ([`VarOrder`]: static, MRV, MRV+degree, dom/wdeg), value
 //! order ([`ValueOrder`]: ascending, LCV, descending, random) and inference
-//! ([`Inference`]: none, forward checking, MAC) — and compare strategies by the [`Stats`] every run reports, above
-//! all **nodes expanded**.
+//! ([`Inference`]: none, forward checking, MAC) — and compare strategies by the
+//! [`Stats`] every run reports, above all **nodes expanded**.
 //!
 //! - Domains are bitsets of any size; search changes them in place and undoes the
 //!   changes through a trail, so a search node allocates nothing.

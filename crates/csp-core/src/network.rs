@@ -255,7 +255,7 @@ impl Network {
             .iter()
             .map(|row| {
                 row.iter()
-                    .map(|adj| FcStep::compile(adj, &arcs, &initial))
+                    .map(|adj| FcStep::compile(adj.other, adj.in_arc, &arcs, &initial))
                     .collect()
             })
             .collect();
@@ -264,15 +264,7 @@ impl Network {
             .enumerate()
             .map(|(v, row)| {
                 row.iter()
-                    .map(|adj| {
-                        let back = Adjacent {
-                            other: VarId(v as u32),
-                            out_arc: adj.in_arc,
-                            in_arc: adj.out_arc,
-                            in_arc_prunes_at: adj.in_arc_prunes_at,
-                        };
-                        FcStep::compile(&back, &arcs, &initial)
-                    })
+                    .map(|adj| FcStep::compile(VarId(v as u32), adj.out_arc, &arcs, &initial))
                     .collect()
             })
             .collect();
@@ -292,16 +284,17 @@ impl Network {
 }
 
 impl FcStep {
-    fn compile(adj: &Adjacent, arcs: &[Arc], store: &Store) -> FcStep {
+    /// The step that prunes `other` through `in_arc` (the arc `other -> assigned variable`).
+    fn compile(other: VarId, in_arc: u32, arcs: &[Arc], store: &Store) -> FcStep {
         let general = FcStep {
-            other: adj.other,
-            in_arc: adj.in_arc,
+            other,
+            in_arc,
             word: Self::GENERAL,
             base: 0,
             checks: 0,
             pattern: [0; 2],
         };
-        match (&arcs[adj.in_arc as usize].kind, store.single_word(adj.other)) {
+        match (&arcs[in_arc as usize].kind, store.single_word(other)) {
             (
                 ArcKind::Exclude(Exclusions {
                     offsets,
@@ -310,7 +303,7 @@ impl FcStep {
                 Some(word),
             ) => FcStep {
                 word: word as u32,
-                base: store.base(adj.other),
+                base: store.base(other),
                 checks: offsets.len() as u32,
                 pattern: [*pattern as u64, (*pattern >> 64) as u64],
                 ..general

@@ -2,8 +2,9 @@
 //!
 //! A propagator needs only [`Propagator::variables`] (its scope),
 //! [`Propagator::check`] (is a full assignment allowed?) and [`Propagator::propagate`]
-//! (prune domains); the other methods have defaults that are correct but weaker. The engine wakes a propagator through [`Event`]s, so
-//! the binary fast paths pay nothing for models without n-ary constraints.
+//! (prune domains); the other methods have defaults that are correct but weaker. The
+//! engine wakes a propagator through [`Event`]s, so the binary fast paths pay nothing for
+//! models without n-ary constraints.
 
 use crate::model::VarId;
 use crate::store::{Store, Values};

@@ -163,13 +163,13 @@ pub fn score(techniques: &[(Technique, usize)], guessing: bool, backtracks: u64)
 /// use csp_sudoku::{Level, parse_puzzle, rate};
 /// // Seed 001's second puzzle needs nothing but singles.
 /// let easy = rate(&parse_puzzle(
-///    "003020600900305001001806400008102900700000008006708200002609500800203009005010300",
+///     "003020600900305001001806400008102900700000008006708200002609500800203009005010300",
 /// ).unwrap()).unwrap();
 /// assert_eq!(easy.level, Level::Easy);
 /// assert!(!easy.guessing);
 /// // From Norvig's top95: a person must guess, and the search backtracks a lot.
 /// let hard = rate(&parse_puzzle(
-///    "6.2.5.........3.4..........43...8....1....2........7..5..27...........81...6.....",
+///     "6.2.5.........3.4..........43...8....1....2........7..5..27...........81...6.....",
 /// ).unwrap()).unwrap();
 /// assert!(hard.guessing && hard.score > easy.score);
 /// assert_eq!(hard.level, Level::Expert);

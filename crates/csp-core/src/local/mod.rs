@@ -1,10 +1,10 @@
 //! Local search over complete assignments: min-conflicts (AIMA, section 6.4) and
 //! simulated annealing ([`anneal`] over an [`AnnealingModel`]).
 //!
-//! For min-conflicts, a model takes part by implementing [`ConflictModel`]: five required methods that
-//! read and change a complete assignment and count conflicts, plus optional fast paths
-//! (a greedy start, a list of conflicted variables, a faster best-value scan) that a
-//! specialised model such as n-queens overrides. [`ModelConflicts`] adapts any
+//! For min-conflicts, a model takes part by implementing [`ConflictModel`]: five required
+//! methods that read and change a complete assignment and count conflicts, plus optional
+//! fast paths (a greedy start, a list of conflicted variables, a faster best-value scan)
+//! that a specialised model such as n-queens overrides. [`ModelConflicts`] adapts any
 //! [`Model`] with binary (and n-ary) constraints, counting conflicts from its
 //! constraints; [`min_conflicts`] runs the search.
 
