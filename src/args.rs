@@ -73,6 +73,17 @@ pub fn parse_jobs(text: &str) -> Result<usize, String> {
     Ok(jobs)
 }
 
+/// Parses `generate --order`: a box side (its range is checked by the generator).
+pub fn parse_generate_order(text: &str) -> Result<usize, String> {
+    text.parse().map_err(|_| {
+        format!(
+            "`{text}` is not a box side: expected a whole number from {} to {} (4x4 to 36x36)",
+            csp_sudoku::MIN_GENERATE_ORDER,
+            csp_sudoku::MAX_GENERATE_ORDER
+        )
+    })
+}
+
 /// Parses a restart policy: `none`, `luby[:SCALE]` or `geometric[:FIRST[:FACTOR]]`.
 pub fn parse_restarts(text: &str) -> Result<Option<Restarts>, String> {
     let mut parts = text.split(':');

@@ -77,8 +77,13 @@ pub fn puzzles(text: &str, mode: InputMode) -> Vec<Item> {
             Err(whole) => {
                 let lines: Vec<Item> = PuzzleReader::new(text).collect();
                 // A grid with a mistake in it: its rows are no puzzles on their own, so the
-                // mistake is reported once instead of a wrong length for every row.
-                if looks_like_row(line) && lines.iter().all(|(_, p)| p.is_err()) {
+                // mistake is reported once instead of a wrong length for every row. A line too
+                // long for a row (a bad line-format puzzle) means a file of puzzles instead.
+                let all_rows = text
+                    .lines()
+                    .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+                    .all(looks_like_row);
+                if all_rows && lines.iter().all(|(_, p)| p.is_err()) {
                     vec![(i + 1, Err(whole))]
                 } else {
                     lines

@@ -101,6 +101,14 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     if readable == 0 {
         return Err(CliError::Failed("no readable puzzle in the input".into()));
     }
+    // Opened before the runs, so that a path that cannot be written fails at once.
+    let svg = match &args.svg {
+        Some(path) => Some((
+            path,
+            std::fs::File::create(path).map_err(|source| svg_error(path, source))?,
+        )),
+        None => None,
+    };
     let batch = Batch::new(args.jobs)?;
     let mut summaries = Vec::new();
     for contender in &field {
@@ -149,13 +157,18 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         context: "cannot write the results".into(),
         source,
     })?;
-    if let Some(path) = &args.svg {
-        std::fs::write(path, crate::chart::nodes_chart(&summaries)).map_err(|source| CliError::Io {
-            context: format!("cannot write {}", path.display()),
-            source,
-        })?;
+    if let Some((path, mut file)) = svg {
+        file.write_all(crate::chart::nodes_chart(&summaries).as_bytes())
+            .map_err(|source| svg_error(path, source))?;
     }
     Ok(EXIT_OK)
+}
+
+fn svg_error(path: &std::path::Path, source: std::io::Error) -> CliError {
+    CliError::Io {
+        context: format!("cannot write {}", path.display()),
+        source,
+    }
 }
 
 fn write_table(out: &mut impl Write, rows: &[Summary]) -> std::io::Result<()> {

@@ -198,7 +198,7 @@ pub enum GenerateFormat {
 #[derive(Args)]
 pub struct GenerateArgs {
     /// Box side: 2 (4x4) to 6 (36x36).
-    #[arg(long, default_value_t = 3, allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 3, allow_hyphen_values = true, value_parser = crate::args::parse_generate_order)]
     order: usize,
     /// How many puzzles (or grids with --full).
     #[arg(long, default_value_t = 1)]

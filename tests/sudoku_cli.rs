@@ -810,6 +810,17 @@ fn compare_csv_and_json_agree_with_solve() {
 }
 
 #[test]
+fn compare_svg_to_an_unwritable_path_fails_before_running() {
+    let dir = TempDir::new("svg-missing-dir");
+    let svg = dir.0.join("no-such-dir").join("chart.svg");
+    let out = compare(&tiny(&dir), "table", &["--svg", svg.to_str().unwrap()]);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("chart.svg"), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "", "no strategy ran");
+}
+
+#[test]
 fn compare_svg_writes_a_chart() {
     let dir = TempDir::new("svg");
     let svg = dir.0.join("chart.svg");
@@ -933,6 +944,18 @@ fn a_grid_with_a_mistake_is_reported_once_at_its_line_and_column() {
     let out = run(&["sudoku", "solve"], Some(&input));
     assert_eq!(code(&out), 1);
     assert_eq!(stdout(&out).lines().count(), good(&input).len() + 1);
+    // So is a file of bad puzzle lines only, even when it starts with a short line.
+    let input = format!("..8...15.\n{}\n{}\n", "1".repeat(80), ".".repeat(82));
+    let out = run(&["sudoku", "solve"], Some(&input));
+    assert_eq!(code(&out), 1);
+    let output = stdout(&out);
+    for expected in [
+        "# line 1: error: line 1: 9 cells make a 3x3 board",
+        "# line 2: error: line 2: found 80 cells",
+        "# line 3: error: line 3: found 82 cells",
+    ] {
+        assert!(output.contains(expected), "{expected}: {output}");
+    }
 }
 
 #[test]

@@ -135,6 +135,16 @@ fn generate_bad_arguments_exit_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(!out.stderr.is_empty());
     }
+    // A non-number order is named as a box side with the range, not as a parse failure.
+    for order in ["-1", "x"] {
+        let out = csp(&["sudoku", "generate", "--order", order], "");
+        assert_eq!(out.status.code(), Some(2), "{order}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("is not a box side") && err.contains("2 to 6"),
+            "{err}"
+        );
+    }
 }
 
 #[test]

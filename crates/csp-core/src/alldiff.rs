@@ -169,15 +169,14 @@ impl AllDifferent {
                 }
             }
         }
-        let original = doms;
-        singles_on_words(&mut doms[..k])?;
-        for ((&v, &d), &o) in self.vars.iter().zip(&doms).zip(&original) {
-            if d != o {
-                if uniform {
-                    ctx.retain_word(v, d)?;
-                } else {
-                    ctx.retain_bits(v, &[d])?;
-                }
+        let mut changed = singles_on_words(&mut doms[..k])?;
+        while changed != 0 {
+            let i = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            if uniform {
+                ctx.retain_word(self.vars[i], doms[i])?;
+            } else {
+                ctx.retain_bits(self.vars[i], &[doms[i]])?;
             }
         }
         Ok(())
@@ -200,14 +199,17 @@ impl AllDifferent {
     }
 }
 
-/// Naked and hidden singles on one-word domains, to a fixpoint.
+/// Naked and hidden singles on one-word domains, to a fixpoint. Returns the positions
+/// whose domains changed, as bits (at most 64 domains).
 ///
 /// One pass gathers the single values and who holds each value; a second applies both
 /// rules at once. Removing single values from the other views changes no holder count of
 /// the remaining values, so the counts of the first pass stay valid for the second, and
 /// only a view that becomes single can enable more work.
-fn singles_on_words(doms: &mut [u64]) -> Result<(), Conflict> {
+fn singles_on_words(doms: &mut [u64]) -> Result<u64, Conflict> {
+    debug_assert!(doms.len() <= 64);
     let k = doms.len() as u32;
+    let mut changed = 0u64;
     loop {
         // `fixed`: values of single views (`clash`: any of them twice); `open`: values of the
         // other views; `once` and `twice`: values held by at least one and two views.
@@ -231,10 +233,10 @@ fn singles_on_words(doms: &mut [u64]) -> Result<(), Conflict> {
         // Under the pigeonhole condition, the values only one open view holds.
         let unique = if count == k { once & !twice & !fixed } else { 0 };
         if open & fixed == 0 && unique == 0 {
-            return Ok(());
+            return Ok(changed);
         }
         let mut again = false;
-        for d in doms.iter_mut() {
+        for (i, d) in doms.iter_mut().enumerate() {
             let x = *d;
             if x & x.wrapping_sub(1) == 0 {
                 continue;
@@ -246,10 +248,11 @@ fn singles_on_words(doms: &mut [u64]) -> Result<(), Conflict> {
                 return Err(Conflict); // no value left, or two that only this view can take
             }
             again |= left & (left - 1) == 0;
+            changed |= u64::from(left != x) << i;
             *d = left;
         }
         if !again {
-            return Ok(());
+            return Ok(changed);
         }
     }
 }

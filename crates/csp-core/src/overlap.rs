@@ -61,9 +61,16 @@ impl PermutationOverlap {
     /// The unions of the domains of `A \ S`, `S` and `B \ S`, when every domain is one
     /// word at one base; `None` otherwise.
     fn word_unions(&self, ctx: &PropagationContext<'_>) -> Option<[u64; 3]> {
-        let base = ctx.base(self.vars[0]);
         let (a, s, b) = self.parts();
         let mut unions = [0u64; 3];
+        if let Some((words, _)) = ctx.uniform_words() {
+            // Every domain is the word at its variable's index, all at one base.
+            for (union, range) in unions.iter_mut().zip([a, s, b]) {
+                *union = self.vars[range].iter().fold(0, |acc, v| acc | words[v.index()]);
+            }
+            return Some(unions);
+        }
+        let base = ctx.base(self.vars[0]);
         for (union, range) in unions.iter_mut().zip([a, s, b]) {
             for &v in &self.vars[range] {
                 match ctx.bits(v) {
