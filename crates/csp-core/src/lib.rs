@@ -13,7 +13,7 @@
 //!   `x != y + c`, `|x - y| != c`, tables); any `Fn(a, b) -> bool` works too.
 //! - N-ary constraints bring their own [`Propagator`]; [`AllDifferent`] comes with
 //!   three strengths ([`Strength`]), and [`PermutationOverlap`] links two all-different
-//!   constraints that share variables.
+//!   constraints that share variables ([`PermutationOverlaps`]: many links as one propagator).
 //! - [`ac3`] makes a network arc consistent on its own.
 //! - [`Solver`] finds one solution, enumerates them lazily or counts them, under
 //!   [`Limits`] on nodes, time, solutions and a cancel flag, with optional
@@ -74,7 +74,7 @@ pub use local::{
     ConflictModel, LocalOutcome, LocalRun, LocalStats, MinConflicts, ModelConflicts, min_conflicts,
 };
 pub use model::{BinaryConstraint, Model, VarId};
-pub use overlap::PermutationOverlap;
+pub use overlap::{PermutationOverlap, PermutationOverlaps};
 pub use propagator::{Conflict, Event, Priority, PropagationContext, Propagator, Wake};
 pub use relation::{PairPredicate, Relation};
 pub use search::{Solutions, Solver};

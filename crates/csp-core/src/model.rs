@@ -268,6 +268,28 @@ impl Model {
         }
     }
 
+    /// [`Model::link_all_different`] for many pairs at once, as one propagator
+    /// ([`crate::PermutationOverlaps`]): the same pruning, woken once per change instead of
+    /// once per pair, and cheaper when pairs share parts (as a Sudoku box with the rows and
+    /// columns it crosses). Returns how many pairs were linked.
+    pub fn link_all_different_pairs<'a>(
+        &mut self,
+        pairs: impl IntoIterator<Item = (&'a [VarId], &'a [VarId])>,
+    ) -> Result<usize, ModelError> {
+        let pairs: Vec<(&[VarId], &[VarId])> = pairs.into_iter().collect();
+        for &v in pairs.iter().flat_map(|(a, b)| a.iter().chain(b.iter())) {
+            self.check_var(v)?;
+        }
+        match crate::overlap::PermutationOverlaps::new(pairs) {
+            Some(group) => {
+                let linked = group.len();
+                self.add_propagator(group);
+                Ok(linked)
+            }
+            None => Ok(0),
+        }
+    }
+
     /// Adds a user-defined n-ary constraint.
     pub fn add_propagator(&mut self, propagator: impl Propagator + 'static) {
         self.network = OnceLock::new();

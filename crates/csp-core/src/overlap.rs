@@ -209,3 +209,215 @@ impl Propagator for PermutationOverlap {
         "permutation-overlap"
     }
 }
+
+/// Many [`PermutationOverlap`]s run as one propagator, for models that link many pairs
+/// of all-different constraints (a Sudoku box with every row and column it crosses).
+///
+/// Woken once for any change instead of once per pair, it reads each shared part once
+/// per run: a pair's own parts `A \ S` and `B \ S` are, where possible, unions of other
+/// pairs' shared parts (a box minus one row is the box's other row segments), so their
+/// value unions come from the shared parts' unions. The pruning is exactly that of the
+/// pairs on their own.
+#[derive(Clone, Debug)]
+pub struct PermutationOverlaps {
+    pairs: Vec<PermutationOverlap>,
+    /// Every variable of every pair, once.
+    vars: Vec<VarId>,
+    /// The distinct shared parts, as variable lists.
+    segments: Vec<Vec<VarId>>,
+    /// Per pair: how to form its three unions.
+    plans: Vec<PairPlan>,
+    /// The distinct all-different scopes of the pairs, as positions in `vars`.
+    scopes: Vec<Vec<u32>>,
+}
+
+/// A part of a pair as segments (by index) plus the variables no segment covers.
+#[derive(Clone, Debug, Default)]
+struct PartPlan {
+    segments: SmallVec<[u32; 8]>,
+    loose: SmallVec<[VarId; 4]>,
+}
+
+#[derive(Clone, Debug)]
+struct PairPlan {
+    a_only: PartPlan,
+    shared: u32,
+    b_only: PartPlan,
+}
+
+impl PermutationOverlaps {
+    /// The overlaps of the given pairs of all-different scopes; pairs with nothing to
+    /// infer (see [`PermutationOverlap::new`]) are left out. `None` if none is left.
+    pub fn new<'a>(
+        pairs: impl IntoIterator<Item = (&'a [VarId], &'a [VarId])>,
+    ) -> Option<PermutationOverlaps> {
+        let pairs: Vec<PermutationOverlap> = pairs
+            .into_iter()
+            .filter_map(|(a, b)| PermutationOverlap::new(a, b))
+            .collect();
+        if pairs.is_empty() {
+            return None;
+        }
+        let mut segments: Vec<Vec<VarId>> = Vec::new();
+        let mut shared_of = Vec::with_capacity(pairs.len());
+        for p in &pairs {
+            let (_, s, _) = p.parts();
+            let mut seg = p.vars[s].to_vec();
+            seg.sort_unstable();
+            let index = match segments.iter().position(|x| *x == seg) {
+                Some(i) => i,
+                None => {
+                    segments.push(seg);
+                    segments.len() - 1
+                }
+            };
+            shared_of.push(index as u32);
+        }
+        let plan_part = |part: &[VarId]| -> PartPlan {
+            let members: BTreeSet<VarId> = part.iter().copied().collect();
+            let mut covered: BTreeSet<VarId> = BTreeSet::new();
+            let mut plan = PartPlan::default();
+            for (j, seg) in segments.iter().enumerate() {
+                if seg.iter().all(|v| members.contains(v) && !covered.contains(v)) {
+                    covered.extend(seg.iter().copied());
+                    plan.segments.push(j as u32);
+                }
+            }
+            plan.loose = part.iter().copied().filter(|v| !covered.contains(v)).collect();
+            plan
+        };
+        let plans = pairs
+            .iter()
+            .zip(&shared_of)
+            .map(|(p, &shared)| {
+                let (a, _, b) = p.parts();
+                PairPlan {
+                    a_only: plan_part(&p.vars[a]),
+                    shared,
+                    b_only: plan_part(&p.vars[b]),
+                }
+            })
+            .collect();
+        let vars: Vec<VarId> = pairs
+            .iter()
+            .flat_map(|p| p.vars.iter().copied())
+            .collect::<BTreeSet<VarId>>()
+            .into_iter()
+            .collect();
+        let position = |v: &VarId| vars.binary_search(v).expect("a variable of some pair") as u32;
+        let mut scopes: BTreeSet<Vec<u32>> = BTreeSet::new();
+        for p in &pairs {
+            let (a, s, b) = p.parts();
+            for scope in [&p.vars[a.start..s.end], &p.vars[s.start..b.end]] {
+                let mut local: Vec<u32> = scope.iter().map(position).collect();
+                local.sort_unstable();
+                scopes.insert(local);
+            }
+        }
+        Some(PermutationOverlaps {
+            pairs,
+            vars,
+            segments,
+            plans,
+            scopes: scopes.into_iter().collect(),
+        })
+    }
+
+    /// Number of linked pairs.
+    pub fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    /// Whether no pair is linked (never, for a value from [`PermutationOverlaps::new`]).
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
+
+    /// On the uniform word layout: the first pair whose locked values are still present
+    /// on the other side, if any.
+    fn first_to_prune(&self, ctx: &PropagationContext<'_>) -> Option<usize> {
+        let (words, _) = ctx.uniform_words()?;
+        // On the stack up to 256 shared parts (a 16x16 board has 128).
+        let segment_unions: SmallVec<[u64; 256]> = self
+            .segments
+            .iter()
+            .map(|seg| seg.iter().fold(0u64, |acc, v| acc | words[v.index()]))
+            .collect();
+        let union = |part: &PartPlan| {
+            let from_segments = part
+                .segments
+                .iter()
+                .fold(0u64, |acc, &j| acc | segment_unions[j as usize]);
+            part.loose
+                .iter()
+                .fold(from_segments, |acc, v| acc | words[v.index()])
+        };
+        self.pairs.iter().zip(&self.plans).position(|(pair, plan)| {
+            let unions = [
+                union(&plan.a_only),
+                segment_unions[plan.shared as usize],
+                union(&plan.b_only),
+            ];
+            let [from_b, from_a] = pair.locked(unions);
+            from_b & unions[2] != 0 || from_a & unions[0] != 0
+        })
+    }
+
+    /// Every pair with its own code, until a round changes nothing.
+    fn propagate_pairs(&self, ctx: &mut PropagationContext<'_>, event: Event) -> Result<(), Conflict> {
+        let total =
+            |ctx: &PropagationContext<'_>| self.vars.iter().map(|&v| u64::from(ctx.size(v))).sum::<u64>();
+        loop {
+            let before = total(ctx);
+            for pair in &self.pairs {
+                pair.propagate(ctx, event)?;
+            }
+            if total(ctx) == before {
+                return Ok(());
+            }
+        }
+    }
+}
+
+impl Propagator for PermutationOverlaps {
+    fn variables(&self) -> &[VarId] {
+        &self.vars
+    }
+
+    fn check(&self, values: &[i32]) -> bool {
+        // Both all-different constraints of every pair, each distinct one checked once.
+        self.scopes.iter().all(|scope| {
+            let mut picked: SmallVec<[i32; 64]> = scope.iter().map(|&i| values[i as usize]).collect();
+            picked.sort_unstable();
+            picked.windows(2).all(|w| w[0] != w[1])
+        })
+    }
+
+    fn propagate(&self, ctx: &mut PropagationContext<'_>, event: Event) -> Result<(), Conflict> {
+        if ctx.uniform_words().is_none() {
+            return self.propagate_pairs(ctx, event);
+        }
+        // Most runs find nothing locked. A pair that prunes does so with its own code, and
+        // the unions are read again (its pruning may enable another pair's).
+        while let Some(i) = self.first_to_prune(ctx) {
+            self.pairs[i].propagate(ctx, event)?;
+        }
+        Ok(())
+    }
+
+    fn wake(&self) -> Wake {
+        Wake::OnChange
+    }
+
+    fn is_idempotent(&self) -> bool {
+        true
+    }
+
+    fn priority(&self) -> Priority {
+        Priority::Slow
+    }
+
+    fn name(&self) -> &str {
+        "permutation-overlaps"
+    }
+}

@@ -177,3 +177,154 @@ fn a_value_locked_in_the_shared_part_leaves_the_other_constraint() {
         assert_eq!(values(&inst.model(Strength::Gac, true, scale)), vec![4 * scale]);
     }
 }
+
+/// A Sudoku of box side `order` with the given candidate sets: rows, columns and boxes all
+/// different, each box linked with the rows and columns it crosses, pair by pair or as one
+/// group.
+fn sudoku_model(order: usize, domains: &[Vec<i32>], grouped: bool, scale: i32) -> Model {
+    let side = order * order;
+    let mut m = Model::new();
+    // At scale 1 every domain is `1..=side` with values excluded: one word at one base
+    // (the layout where the group reads shared-part unions).
+    let cells: Vec<VarId> = domains
+        .iter()
+        .map(|d| {
+            if scale == 1 {
+                let var = m.int_var(1, side as i32).expect("a range");
+                for v in (1..=side as i32).filter(|v| !d.contains(v)) {
+                    m.exclude(var, v).expect("a model variable");
+                }
+                var
+            } else {
+                m.add_var(Domain::from_values(d.iter().map(|&v| v * scale)).expect("non-empty"))
+            }
+        })
+        .collect();
+    let cell = |r: usize, c: usize| cells[r * side + c];
+    let mut units: Vec<Vec<VarId>> = Vec::new();
+    units.extend((0..side).map(|r| (0..side).map(|c| cell(r, c)).collect()));
+    units.extend((0..side).map(|c| (0..side).map(|r| cell(r, c)).collect()));
+    units.extend((0..side).map(|b| {
+        (0..side)
+            .map(|k| cell(b / order * order + k / order, b % order * order + k % order))
+            .collect()
+    }));
+    for u in &units {
+        m.all_different_nary(u, Strength::Value).expect("model variables");
+    }
+    let pairs: Vec<(&[VarId], &[VarId])> = (2 * side..3 * side)
+        .flat_map(|b| (0..2 * side).map(move |line| (b, line)))
+        .map(|(b, line)| (&units[b][..], &units[line][..]))
+        .collect();
+    let crossing = 2 * side * order;
+    if grouped {
+        assert_eq!(
+            m.link_all_different_pairs(pairs).expect("model variables"),
+            crossing
+        );
+    } else {
+        let linked = pairs
+            .iter()
+            .filter(|(a, b)| m.link_all_different(a, b).expect("model variables"))
+            .count();
+        assert_eq!(
+            linked, crossing,
+            "each box crosses `order` rows and `order` columns"
+        );
+    }
+    m
+}
+
+/// A solution (a pattern grid with its symbols permuted by `symbols`) plus the `extra`
+/// candidates: always solvable, and rich in locked values.
+fn candidates(order: usize, symbols: &[i32], extra: &[BTreeSet<i32>]) -> Vec<Vec<i32>> {
+    let side = order * order;
+    (0..side * side)
+        .map(|i| {
+            let (r, c) = (i / side, i % side);
+            let value = symbols[(r * order + r / order + c) % side];
+            let mut d = extra[i].clone();
+            d.insert(value);
+            d.into_iter().collect()
+        })
+        .collect()
+}
+
+fn same_fixpoint(a: &Model, b: &Model) -> Result<(), TestCaseError> {
+    let (a, b) = (ac3(a), ac3(b));
+    prop_assert_eq!(a.consistent, b.consistent);
+    if a.consistent {
+        for (x, y) in a.domains.iter().zip(&b.domains) {
+            let x: Vec<i32> = x.as_ref().expect("consistent").values().collect();
+            let y: Vec<i32> = y.as_ref().expect("consistent").values().collect();
+            prop_assert_eq!(x, y);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The group prunes exactly what its pairs prune one by one (the fixpoint is unique),
+    /// on one-word domains (shared-part unions) and on wide ones (pair by pair), and keeps
+    /// the same solutions.
+    #[test]
+    fn grouped_links_prune_as_the_pairs_do_4x4(
+        symbols in Just((1..=4).collect::<Vec<i32>>()).prop_shuffle(),
+        extra in proptest::collection::vec(proptest::collection::btree_set(1..=4i32, 0..=3), 16),
+    ) {
+        let domains = candidates(2, &symbols, &extra);
+        for scale in [1, 100] {
+            let single = sudoku_model(2, &domains, false, scale);
+            let grouped = sudoku_model(2, &domains, true, scale);
+            same_fixpoint(&single, &grouped)?;
+            prop_assert_eq!(all_solutions(&single), all_solutions(&grouped), "scale {}", scale);
+        }
+    }
+
+    #[test]
+    fn grouped_links_prune_as_the_pairs_do_9x9(
+        symbols in Just((1..=9).collect::<Vec<i32>>()).prop_shuffle(),
+        extra in proptest::collection::vec(proptest::collection::btree_set(1..=9i32, 0..=4), 81),
+    ) {
+        let domains = candidates(3, &symbols, &extra);
+        for scale in [1, 100] {
+            same_fixpoint(&sudoku_model(3, &domains, false, scale), &sudoku_model(3, &domains, true, scale))?;
+        }
+    }
+}
+
+/// Row 1 of a 4x4 board can place 1 and 2 only in the first box, so they leave that box's
+/// other row ("box-line reduction"), though no box locks anything.
+#[test]
+fn a_line_locks_values_in_a_box_in_a_group() {
+    let full = vec![1, 2, 3, 4];
+    let mut domains = vec![full; 16];
+    domains[0] = vec![1, 2];
+    domains[1] = vec![1, 2];
+    domains[2] = vec![3, 4];
+    domains[3] = vec![3, 4];
+    for scale in [1, 100] {
+        for grouped in [false, true] {
+            let report = ac3(&sudoku_model(2, &domains, grouped, scale));
+            assert!(report.consistent);
+            let values =
+                |i: usize| -> Vec<i32> { report.domains[i].as_ref().expect("consistent").values().collect() };
+            for cell in [4, 5] {
+                assert_eq!(
+                    values(cell),
+                    vec![3 * scale, 4 * scale],
+                    "grouped {grouped}, scale {scale}"
+                );
+            }
+            for cell in [6, 7] {
+                assert_eq!(
+                    values(cell),
+                    vec![scale, 2 * scale],
+                    "grouped {grouped}, scale {scale}"
+                );
+            }
+        }
+    }
+}

@@ -95,7 +95,7 @@ impl SudokuModel {
 
     /// The rules, saying whether the all-different model also links each box with the
     /// rows and columns it crosses (locked candidates: pointing and box-line reduction,
-    /// through csp-core's [`csp_core::PermutationOverlap`]). The pairwise model is never linked.
+    /// all as one csp-core [`csp_core::PermutationOverlaps`]). The pairwise model is never linked.
     ///
     /// # Panics
     /// If `order` is outside [`crate::MIN_ORDER`]`..=`[`crate::MAX_ORDER`].
@@ -126,14 +126,14 @@ impl SudokuModel {
                         .expect("cells of this model");
                 }
                 if locked {
-                    // Each box with each row and column it crosses.
-                    for b in 2 * side..3 * side {
-                        for line in 0..2 * side {
-                            rules
-                                .link_all_different(&unit_vars(b), &unit_vars(line))
-                                .expect("cells of this model");
-                        }
-                    }
+                    // Each box with each row and column it crosses, as one propagator.
+                    let scopes: Vec<Vec<VarId>> = (0..units.unit_count()).map(unit_vars).collect();
+                    let pairs = (2 * side..3 * side)
+                        .flat_map(|b| (0..2 * side).map(move |line| (b, line)))
+                        .map(|(b, line)| (&scopes[b][..], &scopes[line][..]));
+                    rules
+                        .link_all_different_pairs(pairs)
+                        .expect("cells of this model");
                 }
             }
         }
