@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use smallvec::SmallVec;
 
 use crate::model::VarId;
-use crate::propagator::{Conflict, Event, Priority, PropagationContext, Propagator, Wake};
+use crate::propagator::{Conflict, Event, Priority, PropagationContext, Propagator};
 
 /// The implied constraint between two all-different constraints sharing variables.
 ///
@@ -191,10 +191,6 @@ impl Propagator for PermutationOverlap {
             Some(result) => result,
             None => self.propagate_values(ctx),
         }
-    }
-
-    fn wake(&self) -> Wake {
-        Wake::OnChange
     }
 
     fn is_idempotent(&self) -> bool {
@@ -403,10 +399,6 @@ impl Propagator for PermutationOverlaps {
             self.pairs[i].propagate(ctx, event)?;
         }
         Ok(())
-    }
-
-    fn wake(&self) -> Wake {
-        Wake::OnChange
     }
 
     fn is_idempotent(&self) -> bool {
