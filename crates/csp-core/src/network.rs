@@ -112,8 +112,15 @@ impl FcStep {
         if self.word == Self::GENERAL || !(0..64).contains(&rel) {
             return None;
         }
+        Some(self.cleared_at(rel))
+    }
+
+    /// The bits of `other`'s word that the value at bit `rel` (in `0..64`) of the same
+    /// layout excludes, for a compiled step.
+    #[inline(always)]
+    pub(crate) fn cleared_at(&self, rel: i64) -> u64 {
         let pattern = u128::from(self.pattern[0]) | u128::from(self.pattern[1]) << 64;
-        Some(pattern_word(pattern, rel))
+        pattern_word(pattern, rel)
     }
 }
 
@@ -189,6 +196,10 @@ pub(crate) struct Network {
     pub(crate) max_arity: usize,
     /// Whether some propagator's pruning may be incomplete (see `Propagator::prunes_exactly`).
     pub(crate) final_check: bool,
+    /// Whether the model is binary constraints only, every domain the one word at its
+    /// variable's index at one shared base, and every forward-checking step compiled:
+    /// the setting of the compiled forward-checking search.
+    pub(crate) compiled_fc: bool,
 }
 
 impl Network {
@@ -251,7 +262,7 @@ impl Network {
             .map(|v| (model.domain(v).base(), model.domain(v).words()))
             .collect();
         let initial = Store::new(words.iter().map(|(b, w)| (*b, w.as_slice())));
-        let fc = adjacency
+        let fc: Vec<Vec<FcStep>> = adjacency
             .iter()
             .map(|row| {
                 row.iter()
@@ -268,7 +279,14 @@ impl Network {
                     .collect()
             })
             .collect();
+        let compiled_fc = props.is_empty()
+            && initial.uniform_words().is_some()
+            && fc
+                .iter()
+                .flatten()
+                .all(|step: &FcStep| step.word != FcStep::GENERAL);
         Network {
+            compiled_fc,
             arcs,
             adjacency: Rows::from_lists(adjacency),
             fc: Rows::from_lists(fc),

@@ -13,13 +13,15 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use smallvec::SmallVec;
 
-use crate::config::{Inference, SearchConfig, TieBreak, ValueOrder, VarOrder};
+use crate::config::{Inference, Limits, SearchConfig, TieBreak, ValueOrder, VarOrder};
 use crate::error::ConfigError;
 use crate::model::{Model, VarId};
 use crate::network::{Network, PropFlags};
 use crate::propagator::{ChangeList, Event, Priority, PropagationContext, Propagator};
 use crate::stats::{Count, LimitKind, Outcome, Stats};
 use crate::store::{FcCounts, FcStop, Mark, Store};
+
+mod compiled_fc;
 
 /// Marks a "changed" entry in the propagator queue (instead of a local index).
 const CHANGED: u32 = u32::MAX;
@@ -336,6 +338,9 @@ impl<'m> Solver<'m> {
             }
             Phase::Searching => {}
         }
+        if self.compiled_fc_applies() {
+            return self.advance_compiled_fc();
+        }
         // One handle for the whole call, not one per node (an atomic count each time).
         let network = Arc::clone(&self.network);
         loop {
@@ -381,21 +386,7 @@ impl<'m> Solver<'m> {
     }
 
     fn limit_reached(&mut self) -> Option<LimitKind> {
-        let limits = &self.config.limits;
-        if limits.nodes.is_some_and(|max| self.stats.nodes >= max) {
-            return Some(LimitKind::Nodes);
-        }
-        if self.stats.nodes % 256 == 0 {
-            if limits.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
-                return Some(LimitKind::Cancelled);
-            }
-            if let (Some(max), Some(start)) = (limits.time, self.started) {
-                if start.elapsed() >= max {
-                    return Some(LimitKind::Time);
-                }
-            }
-        }
-        None
+        limit_hit(&self.config.limits, self.stats.nodes, self.started)
     }
 
     fn restart_due(&self) -> bool {
@@ -1177,6 +1168,26 @@ impl<'m> Solver<'m> {
         self.check_values = values;
         holds
     }
+}
+
+/// The limit that stops a search after `nodes` nodes, if any. The clock and the cancel
+/// flag are read every 256 nodes.
+#[inline]
+fn limit_hit(limits: &Limits, nodes: u64, started: Option<Instant>) -> Option<LimitKind> {
+    if limits.nodes.is_some_and(|max| nodes >= max) {
+        return Some(LimitKind::Nodes);
+    }
+    if nodes % 256 == 0 {
+        if limits.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Some(LimitKind::Cancelled);
+        }
+        if let (Some(max), Some(start)) = (limits.time, started) {
+            if start.elapsed() >= max {
+                return Some(LimitKind::Time);
+            }
+        }
+    }
+    None
 }
 
 /// The first unassigned variable with the fewest values (`(position, size)`), stopping

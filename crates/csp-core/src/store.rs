@@ -54,6 +54,48 @@ pub(crate) struct Store {
 /// A position on the trail; [`Store::undo_to`] restores the domains as they were.
 pub(crate) type Mark = usize;
 
+/// A store in the uniform layout (each domain the one word at its variable's index, one
+/// shared base), opened as plain slices for the compiled forward-checking search, whose
+/// inner loop then keeps them in registers.
+pub(crate) struct UniformStore<'a> {
+    pub(crate) words: &'a mut [u64],
+    pub(crate) size: &'a mut [u32],
+    pub(crate) base: i32,
+    trail: &'a mut Vec<TrailEntry>,
+}
+
+impl UniformStore<'_> {
+    #[inline(always)]
+    pub(crate) fn mark(&self) -> Mark {
+        self.trail.len()
+    }
+
+    /// Removes `bits` (a non-empty subset of its word) from `var`; returns the new word.
+    #[inline(always)]
+    pub(crate) fn clear(&mut self, var: usize, bits: u64) -> u64 {
+        let old = self.words[var];
+        debug_assert!(bits != 0 && old & bits == bits);
+        self.trail.push(TrailEntry {
+            word: var as u32,
+            old_size: self.size[var],
+            old_bits: old,
+        });
+        self.size[var] -= bits.count_ones();
+        self.words[var] = old ^ bits;
+        old ^ bits
+    }
+
+    /// [`Store::undo_to`].
+    #[inline(always)]
+    pub(crate) fn undo_to(&mut self, mark: Mark) {
+        for entry in self.trail[mark..].iter().rev() {
+            self.words[entry.word as usize] = entry.old_bits;
+            self.size[entry.word as usize] = entry.old_size;
+        }
+        self.trail.truncate(mark);
+    }
+}
+
 impl Store {
     /// Builds a store from each variable's `(base, bit words)`.
     pub(crate) fn new<'a>(domains: impl Iterator<Item = (i32, &'a [u64])>) -> Self {
@@ -88,6 +130,17 @@ impl Store {
     #[inline]
     pub(crate) fn uniform_words(&self) -> Option<(&[u64], i32)> {
         self.uniform.map(|base| (&self.words[..], base))
+    }
+
+    /// The store as a [`UniformStore`], if it has the uniform layout.
+    pub(crate) fn uniform_mut(&mut self) -> Option<UniformStore<'_>> {
+        let base = self.uniform?;
+        Some(UniformStore {
+            words: &mut self.words,
+            size: &mut self.size,
+            base,
+            trail: &mut self.trail,
+        })
     }
 
     /// [`Store::retain_bits`] for the uniform layout ([`Store::uniform_words`]).
@@ -227,6 +280,19 @@ impl Store {
 
     /// The smallest value strictly greater than `after` (or the smallest value when `None`).
     pub(crate) fn next_value(&self, var: VarId, after: Option<i32>) -> Option<i32> {
+        if let Some(base) = self.uniform {
+            // One word per variable: mask off the values up to `after`, take the lowest.
+            let word = self.words[var.index()];
+            let rest = match after {
+                None => word,
+                Some(a) => match u32::try_from(i64::from(a) - i64::from(base) + 1) {
+                    Ok(from) if from < 64 => word & (!0u64 << from),
+                    Ok(_) => 0,
+                    Err(_) => word,
+                },
+            };
+            return (rest != 0).then(|| base + rest.trailing_zeros() as i32);
+        }
         let base = self.base(var);
         let bits = self.bits(var);
         let start = match after {
@@ -439,6 +505,11 @@ impl Store {
 
     /// Restores every domain as it was at `mark`.
     pub(crate) fn undo_to(&mut self, mark: Mark) {
+        if let Some(mut uniform) = self.uniform_mut() {
+            // Word `i` is variable `i`'s: no owner lookup.
+            uniform.undo_to(mark);
+            return;
+        }
         for entry in self.trail[mark..].iter().rev() {
             self.words[entry.word as usize] = entry.old_bits;
             self.size[self.owner[entry.word as usize] as usize] = entry.old_size;

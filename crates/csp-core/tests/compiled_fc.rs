@@ -1,0 +1,188 @@
+//! The compiled forward-checking search must be the general search loop, node for node.
+//!
+//! It runs when a model has only binary constraints that compile to bit patterns (`!=`,
+//! `x != y + c`, `|x - y| != c`) over one-word domains with one shared base, under
+//! static or MRV order, ascending values and forward checking. Adding a propagator that
+//! never prunes sends the same search through the general loop; both must give the same
+//! solutions in the same order, the same first solution, the same stopping point under a
+//! node limit, and the same statistics (but `propagations`, which counts the added
+//! propagator's runs, and the time).
+
+use std::time::Duration;
+
+use csp_core::{
+    Conflict, Domain, Event, LimitKind, Limits, Model, Outcome, PropagationContext, Propagator, Relation,
+    SearchConfig, Solver, Stats, VarId,
+};
+use proptest::prelude::*;
+
+/// A propagator that allows everything and prunes nothing.
+struct Inert(Vec<VarId>);
+
+impl Propagator for Inert {
+    fn variables(&self) -> &[VarId] {
+        &self.0
+    }
+
+    fn check(&self, _values: &[i32]) -> bool {
+        true
+    }
+
+    fn propagate(&self, _ctx: &mut PropagationContext<'_>, _event: Event) -> Result<(), Conflict> {
+        Ok(())
+    }
+
+    fn prunes_exactly(&self) -> bool {
+        true
+    }
+}
+
+/// A random model of the compiled kind: variables over `0..=top`, some values excluded,
+/// some givens, and exclusion constraints.
+#[derive(Clone, Debug)]
+struct Spec {
+    top: i32,
+    excluded: Vec<(usize, i32)>,
+    givens: Vec<(usize, i32)>,
+    /// `(x, y, kind, c)`: kind 0 is `x != y`, 1 is `x != y + c`, 2 is `|x - y| != c`.
+    constraints: Vec<(usize, usize, u8, i32)>,
+    n: usize,
+}
+
+impl Spec {
+    fn model(&self, inert: bool) -> Model {
+        let mut m = Model::new();
+        let vars: Vec<VarId> = (0..self.n)
+            .map(|_| m.add_var(Domain::range(0, self.top).unwrap()))
+            .collect();
+        for &(x, v) in &self.excluded {
+            m.exclude(vars[x], v).unwrap();
+        }
+        for &(x, v) in &self.givens {
+            m.fix(vars[x], v).unwrap();
+        }
+        for &(x, y, kind, c) in &self.constraints {
+            let relation = match kind {
+                0 => Relation::NotEqual,
+                1 => Relation::NotEqualOffset(c),
+                _ => Relation::AbsDiffNotEqual(c),
+            };
+            m.post(vars[x], vars[y], relation).unwrap();
+        }
+        if inert {
+            m.add_propagator(Inert(vars));
+        }
+        m
+    }
+}
+
+fn spec() -> impl Strategy<Value = Spec> {
+    (2usize..=7, 1i32..=7).prop_flat_map(|(n, top)| {
+        let value = 0..=top;
+        let excluded = prop::collection::vec((0..n, value.clone()), 0..=4);
+        let givens = prop::collection::vec((0..n, value), 0..=2);
+        let constraints = prop::collection::vec((0..n, 1..n, 0u8..3, 0i32..=3), 0..=16).prop_map(move |cs| {
+            cs.into_iter()
+                .map(|(x, d, kind, c)| (x, (x + d) % n, kind, c))
+                .collect::<Vec<_>>()
+        });
+        (excluded, givens, constraints).prop_map(move |(excluded, givens, constraints)| Spec {
+            top,
+            excluded,
+            givens,
+            constraints,
+            n,
+        })
+    })
+}
+
+/// The statistics both loops must share.
+fn comparable(stats: &Stats) -> Stats {
+    Stats {
+        propagations: 0,
+        elapsed: Duration::ZERO,
+        ..stats.clone()
+    }
+}
+
+fn solver<'m>(model: &'m Model, strategy: &str, node_limit: Option<u64>) -> Solver<'m> {
+    let mut config = SearchConfig::with_strategy(strategy.parse().unwrap());
+    config.limits = Limits {
+        nodes: node_limit,
+        ..Limits::default()
+    };
+    Solver::new(model, config).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn compiled_forward_checking_is_the_general_loop(spec in spec(), node_limit in 1u64..40) {
+        let compiled = spec.model(false);
+        let general = spec.model(true);
+        for strategy in ["static/asc/fc", "mrv/asc/fc"] {
+            let mut a = solver(&compiled, strategy, None);
+            let mut b = solver(&general, strategy, None);
+            let found: Vec<Vec<i32>> = a.solutions().unwrap().collect();
+            let expected: Vec<Vec<i32>> = b.solutions().unwrap().collect();
+            for solution in &found {
+                prop_assert!(compiled.is_solution(solution), "{}: {:?}", strategy, compiled.violation(solution));
+            }
+            prop_assert_eq!(&found, &expected, "{}: solutions", strategy);
+            prop_assert_eq!(comparable(a.stats()), comparable(b.stats()), "{}: statistics", strategy);
+
+            let (first_a, first_b) = (solver(&compiled, strategy, None).solve(), solver(&general, strategy, None).solve());
+            prop_assert_eq!(&first_a, &first_b, "{}: first solution", strategy);
+            if let Outcome::Solved(first) = first_a {
+                prop_assert_eq!(Some(&first), found.first());
+            }
+
+            let (mut a, mut b) = (solver(&compiled, strategy, Some(node_limit)), solver(&general, strategy, Some(node_limit)));
+            let (count_a, count_b) = (a.count(), b.count());
+            prop_assert_eq!(count_a.solutions, count_b.solutions, "{}: count under a node limit", strategy);
+            prop_assert_eq!(count_a.limit, count_b.limit);
+            if count_a.limit == Some(LimitKind::Nodes) {
+                prop_assert_eq!(a.stats().nodes, node_limit);
+            }
+            prop_assert_eq!(comparable(a.stats()), comparable(b.stats()), "{}: statistics under a node limit", strategy);
+        }
+    }
+}
+
+/// The n-queens model of the textbook, in the compiled setting: the counts of OEIS
+/// A000170, with the node counts of the general loop.
+#[test]
+fn queens_counts_match_the_general_loop() {
+    let queens = |n: usize, inert: bool| {
+        let mut m = Model::new();
+        let vars = m.int_vars(n, 0, n as i32 - 1).unwrap();
+        for i in 0..n {
+            for j in i + 1..n {
+                m.not_equal(vars[i], vars[j]).unwrap();
+                m.post(vars[i], vars[j], Relation::AbsDiffNotEqual((j - i) as i32))
+                    .unwrap();
+            }
+        }
+        if inert {
+            m.add_propagator(Inert(vars));
+        }
+        m
+    };
+    for (n, count) in [(4, 2), (5, 10), (6, 4), (7, 40), (8, 92)] {
+        let (compiled, general) = (queens(n, false), queens(n, true));
+        for strategy in ["static/asc/fc", "mrv/asc/fc"] {
+            let (mut a, mut b) = (
+                solver(&compiled, strategy, None),
+                solver(&general, strategy, None),
+            );
+            assert_eq!(a.count().solutions, count, "n = {n}, {strategy}");
+            assert_eq!(b.count().solutions, count);
+            assert_eq!(
+                comparable(a.stats()),
+                comparable(b.stats()),
+                "n = {n}, {strategy}"
+            );
+        }
+    }
+}
