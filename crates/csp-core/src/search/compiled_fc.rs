@@ -124,7 +124,7 @@ impl Solver<'_> {
             assigned[var] = true;
             value[var] = a;
             *num_unassigned -= 1;
-            if forward_clear(&mut store, network.fc.row(var), assigned, i64::from(rel), stats) {
+            if clear_neighbours(&mut store, network.fc.row(var), assigned, i64::from(rel), stats) {
                 *descend = true;
             }
         }
@@ -134,7 +134,7 @@ impl Solver<'_> {
 /// Forward checking from a variable just given the value at bit `rel`: clears each
 /// step's pattern from its unassigned neighbour. Returns `false` at a wiped-out domain.
 #[inline(always)]
-fn forward_clear(
+fn clear_neighbours(
     store: &mut UniformStore<'_>,
     steps: &[FcStep],
     assigned: &[bool],
