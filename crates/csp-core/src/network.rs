@@ -175,6 +175,62 @@ impl<T> Rows<T> {
     }
 }
 
+/// Each variable's neighbours as a bitset over the variables, with where each word's
+/// neighbours start in the variable's rows (`adjacency`, `fc`): forward checking ANDs a
+/// set with the unassigned variables and visits just those neighbours, in row order.
+pub(crate) struct NeighbourSets {
+    /// Words per set.
+    words: usize,
+    masks: Vec<u64>,
+    /// Per variable and word: the variable's neighbours in the earlier words.
+    ranks: Vec<u32>,
+}
+
+impl NeighbourSets {
+    /// The most variables the sets are built for: 2 MiB of masks.
+    const MAX_VARS: usize = 4096;
+
+    /// The sets of the rows, if they are sorted by neighbour (as pairs are) and few
+    /// enough.
+    fn build(adjacency: &[Vec<Adjacent>]) -> Option<NeighbourSets> {
+        let n = adjacency.len();
+        let sorted = adjacency
+            .iter()
+            .all(|row| row.windows(2).all(|w| w[0].other < w[1].other));
+        if n > Self::MAX_VARS || !sorted {
+            return None;
+        }
+        let words = n.div_ceil(64).max(1);
+        let mut masks = vec![0u64; n * words];
+        let mut ranks = vec![0u32; n * words];
+        let rows = masks.chunks_exact_mut(words).zip(ranks.chunks_exact_mut(words));
+        for (row, (set, rank)) in adjacency.iter().zip(rows) {
+            for adj in row {
+                let other = adj.other.index();
+                set[other / 64] |= 1 << (other % 64);
+            }
+            let mut before = 0;
+            for (word, rank) in set.iter().zip(rank) {
+                *rank = before;
+                before += word.count_ones();
+            }
+        }
+        Some(NeighbourSets { words, masks, ranks })
+    }
+
+    /// Words per set: enough for one bit per variable.
+    pub(crate) fn words(&self) -> usize {
+        self.words
+    }
+
+    /// `var`'s neighbour set and the ranks of its words.
+    #[inline(always)]
+    pub(crate) fn of(&self, var: usize) -> (&[u64], &[u32]) {
+        let at = var * self.words..(var + 1) * self.words;
+        (&self.masks[at.clone()], &self.ranks[at])
+    }
+}
+
 /// The compiled network of a [`Model`].
 pub(crate) struct Network {
     pub(crate) arcs: Vec<Arc>,
@@ -196,10 +252,11 @@ pub(crate) struct Network {
     pub(crate) max_arity: usize,
     /// Whether some propagator's pruning may be incomplete (see `Propagator::prunes_exactly`).
     pub(crate) final_check: bool,
-    /// Whether the model is binary constraints only, every domain the one word at its
-    /// variable's index at one shared base, and every forward-checking step compiled:
-    /// the setting of the compiled forward-checking search.
-    pub(crate) compiled_fc: bool,
+    /// When the model is binary constraints only, every domain the one word at its
+    /// variable's index at one shared base, every forward-checking step compiled and
+    /// there are at most [`NeighbourSets::MAX_VARS`] variables: the setting of the
+    /// compiled forward-checking search, which visits neighbours through these sets.
+    pub(crate) compiled_fc: Option<NeighbourSets>,
 }
 
 impl Network {
@@ -279,12 +336,14 @@ impl Network {
                     .collect()
             })
             .collect();
-        let compiled_fc = props.is_empty()
+        let compiled_fc = (props.is_empty()
             && initial.uniform_words().is_some()
             && fc
                 .iter()
                 .flatten()
-                .all(|step: &FcStep| step.word != FcStep::GENERAL);
+                .all(|step: &FcStep| step.word != FcStep::GENERAL))
+        .then(|| NeighbourSets::build(&adjacency))
+        .flatten();
         Network {
             compiled_fc,
             arcs,

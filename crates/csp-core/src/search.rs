@@ -152,6 +152,9 @@ pub struct Solver<'m> {
     /// forced assignment that changed no domain (the next forced variable lies above it),
     /// 0 after anything else.
     settled: usize,
+    /// The unassigned variables as a bitset, for the compiled forward-checking search
+    /// (which fills it on entry).
+    open_vars: Vec<u64>,
 }
 
 impl<'m> Solver<'m> {
@@ -183,6 +186,7 @@ impl<'m> Solver<'m> {
             assigned: vec![false; n],
             value: vec![0; n],
             num_unassigned: n,
+            open_vars: vec![0; n.div_ceil(64).max(1)],
             frames: Vec::with_capacity(n),
             value_stack: Vec::new(),
             lcv_scores: Vec::new(),

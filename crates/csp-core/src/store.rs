@@ -85,6 +85,25 @@ impl UniformStore<'_> {
         old ^ bits
     }
 
+    /// Removes `bits` (a subset of its word, possibly empty) from `var`, without a
+    /// branch on whether there is anything to remove (an empty removal leaves no trail
+    /// entry); returns the new word.
+    #[inline(always)]
+    pub(crate) fn clear_any(&mut self, var: usize, bits: u64) -> u64 {
+        let old = self.words[var];
+        debug_assert!(old & bits == bits);
+        self.trail.push(TrailEntry {
+            word: var as u32,
+            old_size: self.size[var],
+            old_bits: old,
+        });
+        let kept = self.trail.len() - usize::from(bits == 0);
+        self.trail.truncate(kept);
+        self.size[var] -= bits.count_ones();
+        self.words[var] = old ^ bits;
+        old ^ bits
+    }
+
     /// [`Store::undo_to`].
     #[inline(always)]
     pub(crate) fn undo_to(&mut self, mark: Mark) {

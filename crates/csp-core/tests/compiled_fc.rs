@@ -8,6 +8,7 @@
 //! node limit, and the same statistics (but `propagations`, which counts the added
 //! propagator's runs, and the time).
 
+use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use csp_core::{
@@ -77,15 +78,29 @@ impl Spec {
 }
 
 fn spec() -> impl Strategy<Value = Spec> {
-    (2usize..=7, 1i32..=7).prop_flat_map(|(n, top)| {
+    spec_of(2..=7, 1..=7, 16)
+}
+
+/// Models of more than 64 variables: the sets of unassigned variables span words.
+fn wide_spec() -> impl Strategy<Value = Spec> {
+    spec_of(60..=150, 1..=4, 400)
+}
+
+fn spec_of(
+    n: RangeInclusive<usize>,
+    top: RangeInclusive<i32>,
+    max_constraints: usize,
+) -> impl Strategy<Value = Spec> {
+    (n, top).prop_flat_map(move |(n, top)| {
         let value = 0..=top;
         let excluded = prop::collection::vec((0..n, value.clone()), 0..=4);
         let givens = prop::collection::vec((0..n, value), 0..=2);
-        let constraints = prop::collection::vec((0..n, 1..n, 0u8..3, 0i32..=3), 0..=16).prop_map(move |cs| {
-            cs.into_iter()
-                .map(|(x, d, kind, c)| (x, (x + d) % n, kind, c))
-                .collect::<Vec<_>>()
-        });
+        let constraints = prop::collection::vec((0..n, 1..n, 0u8..3, 0i32..=3), 0..=max_constraints)
+            .prop_map(move |cs| {
+                cs.into_iter()
+                    .map(|(x, d, kind, c)| (x, (x + d) % n, kind, c))
+                    .collect::<Vec<_>>()
+            });
         (excluded, givens, constraints).prop_map(move |(excluded, givens, constraints)| Spec {
             top,
             excluded,
@@ -145,6 +160,34 @@ proptest! {
             if count_a.limit == Some(LimitKind::Nodes) {
                 prop_assert_eq!(a.stats().nodes, node_limit);
             }
+            prop_assert_eq!(comparable(a.stats()), comparable(b.stats()), "{}: statistics under a node limit", strategy);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    /// Too many solutions to list: the first few, and the statistics under a node limit.
+    #[test]
+    fn compiled_forward_checking_is_the_general_loop_past_64_variables(spec in wide_spec(), node_limit in 1u64..3000) {
+        let compiled = spec.model(false);
+        let general = spec.model(true);
+        for strategy in ["static/asc/fc", "mrv/asc/fc"] {
+            let mut a = solver(&compiled, strategy, Some(node_limit));
+            let mut b = solver(&general, strategy, Some(node_limit));
+            let found: Vec<Vec<i32>> = a.solutions().unwrap().take(5).collect();
+            let expected: Vec<Vec<i32>> = b.solutions().unwrap().take(5).collect();
+            for solution in &found {
+                prop_assert!(compiled.is_solution(solution), "{}: {:?}", strategy, compiled.violation(solution));
+            }
+            prop_assert_eq!(&found, &expected, "{}: solutions", strategy);
+            prop_assert_eq!(comparable(a.stats()), comparable(b.stats()), "{}: statistics", strategy);
+
+            let (mut a, mut b) = (solver(&compiled, strategy, Some(node_limit)), solver(&general, strategy, Some(node_limit)));
+            let (count_a, count_b) = (a.count(), b.count());
+            prop_assert_eq!(count_a.solutions, count_b.solutions, "{}: count under a node limit", strategy);
+            prop_assert_eq!(count_a.limit, count_b.limit);
             prop_assert_eq!(comparable(a.stats()), comparable(b.stats()), "{}: statistics under a node limit", strategy);
         }
     }
