@@ -129,6 +129,68 @@ fn solver<'m>(model: &'m Model, strategy: &str, node_limit: Option<u64>) -> Solv
     Solver::new(model, config).unwrap()
 }
 
+/// Runs both models to at most `most` solutions under the node limit, checks that they
+/// agree on those and on the statistics, and returns them.
+fn same_solutions(
+    compiled: &Model,
+    general: &Model,
+    strategy: &str,
+    node_limit: Option<u64>,
+    most: usize,
+) -> Result<Vec<Vec<i32>>, TestCaseError> {
+    let mut a = solver(compiled, strategy, node_limit);
+    let mut b = solver(general, strategy, node_limit);
+    let found: Vec<Vec<i32>> = a.solutions().unwrap().take(most).collect();
+    let expected: Vec<Vec<i32>> = b.solutions().unwrap().take(most).collect();
+    for solution in &found {
+        prop_assert!(
+            compiled.is_solution(solution),
+            "{}: {:?}",
+            strategy,
+            compiled.violation(solution)
+        );
+    }
+    prop_assert_eq!(&found, &expected, "{}: solutions", strategy);
+    prop_assert_eq!(
+        comparable(a.stats()),
+        comparable(b.stats()),
+        "{}: statistics",
+        strategy
+    );
+    Ok(found)
+}
+
+/// Counts on both models under a node limit: the same count, stopping point and statistics.
+fn same_limited_count(
+    compiled: &Model,
+    general: &Model,
+    strategy: &str,
+    node_limit: u64,
+) -> Result<(), TestCaseError> {
+    let (mut a, mut b) = (
+        solver(compiled, strategy, Some(node_limit)),
+        solver(general, strategy, Some(node_limit)),
+    );
+    let (count_a, count_b) = (a.count(), b.count());
+    prop_assert_eq!(
+        count_a.solutions,
+        count_b.solutions,
+        "{}: count under a node limit",
+        strategy
+    );
+    prop_assert_eq!(count_a.limit, count_b.limit);
+    if count_a.limit == Some(LimitKind::Nodes) {
+        prop_assert_eq!(a.stats().nodes, node_limit);
+    }
+    prop_assert_eq!(
+        comparable(a.stats()),
+        comparable(b.stats()),
+        "{}: statistics under a node limit",
+        strategy
+    );
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
@@ -137,30 +199,13 @@ proptest! {
         let compiled = spec.model(false);
         let general = spec.model(true);
         for strategy in ["static/asc/fc", "mrv/asc/fc"] {
-            let mut a = solver(&compiled, strategy, None);
-            let mut b = solver(&general, strategy, None);
-            let found: Vec<Vec<i32>> = a.solutions().unwrap().collect();
-            let expected: Vec<Vec<i32>> = b.solutions().unwrap().collect();
-            for solution in &found {
-                prop_assert!(compiled.is_solution(solution), "{}: {:?}", strategy, compiled.violation(solution));
-            }
-            prop_assert_eq!(&found, &expected, "{}: solutions", strategy);
-            prop_assert_eq!(comparable(a.stats()), comparable(b.stats()), "{}: statistics", strategy);
-
+            let found = same_solutions(&compiled, &general, strategy, None, usize::MAX)?;
             let (first_a, first_b) = (solver(&compiled, strategy, None).solve(), solver(&general, strategy, None).solve());
             prop_assert_eq!(&first_a, &first_b, "{}: first solution", strategy);
             if let Outcome::Solved(first) = first_a {
                 prop_assert_eq!(Some(&first), found.first());
             }
-
-            let (mut a, mut b) = (solver(&compiled, strategy, Some(node_limit)), solver(&general, strategy, Some(node_limit)));
-            let (count_a, count_b) = (a.count(), b.count());
-            prop_assert_eq!(count_a.solutions, count_b.solutions, "{}: count under a node limit", strategy);
-            prop_assert_eq!(count_a.limit, count_b.limit);
-            if count_a.limit == Some(LimitKind::Nodes) {
-                prop_assert_eq!(a.stats().nodes, node_limit);
-            }
-            prop_assert_eq!(comparable(a.stats()), comparable(b.stats()), "{}: statistics under a node limit", strategy);
+            same_limited_count(&compiled, &general, strategy, node_limit)?;
         }
     }
 }
@@ -174,21 +219,8 @@ proptest! {
         let compiled = spec.model(false);
         let general = spec.model(true);
         for strategy in ["static/asc/fc", "mrv/asc/fc"] {
-            let mut a = solver(&compiled, strategy, Some(node_limit));
-            let mut b = solver(&general, strategy, Some(node_limit));
-            let found: Vec<Vec<i32>> = a.solutions().unwrap().take(5).collect();
-            let expected: Vec<Vec<i32>> = b.solutions().unwrap().take(5).collect();
-            for solution in &found {
-                prop_assert!(compiled.is_solution(solution), "{}: {:?}", strategy, compiled.violation(solution));
-            }
-            prop_assert_eq!(&found, &expected, "{}: solutions", strategy);
-            prop_assert_eq!(comparable(a.stats()), comparable(b.stats()), "{}: statistics", strategy);
-
-            let (mut a, mut b) = (solver(&compiled, strategy, Some(node_limit)), solver(&general, strategy, Some(node_limit)));
-            let (count_a, count_b) = (a.count(), b.count());
-            prop_assert_eq!(count_a.solutions, count_b.solutions, "{}: count under a node limit", strategy);
-            prop_assert_eq!(count_a.limit, count_b.limit);
-            prop_assert_eq!(comparable(a.stats()), comparable(b.stats()), "{}: statistics under a node limit", strategy);
+            same_solutions(&compiled, &general, strategy, Some(node_limit), 5)?;
+            same_limited_count(&compiled, &general, strategy, node_limit)?;
         }
     }
 }
