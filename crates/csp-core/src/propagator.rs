@@ -167,7 +167,7 @@ impl PropagationContext<'_> {
     }
 
     /// Removes `value` from `var`. `Err(Conflict)` if the domain becomes empty.
-    #[inline]
+    #[inline(always)]
     pub fn remove(&mut self, var: VarId, value: i32) -> Result<bool, Conflict> {
         if !self.store.remove(var, value) {
             return Ok(false);

@@ -364,29 +364,31 @@ impl Store {
     }
 
     /// Removes `value`; returns whether the domain changed.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn remove(&mut self, var: VarId, value: i32) -> bool {
-        let v = var.index();
-        let offset = i64::from(value) - i64::from(self.base[v]);
-        let start = self.word_start[v] as usize;
-        let words = self.word_start[v + 1] as usize - start;
-        if offset < 0 || offset >= (words * 64) as i64 {
+        // Most calls find the value gone already: that test stays small enough to inline.
+        let Some(bit) = self.bit_of(var, value) else {
+            return false;
+        };
+        let word = self.word_start[var.index()] as usize + bit / 64;
+        let mask = 1u64 << (bit % 64);
+        if self.words[word] & mask == 0 {
             return false;
         }
-        let word = start + (offset as usize >> 6);
+        self.clear_present(var, word, mask);
+        true
+    }
+
+    /// Clears the set bits `mask` of word `word`, which belongs to `var`.
+    fn clear_present(&mut self, var: VarId, word: usize, mask: u64) {
         let old = self.words[word];
-        let bit = 1u64 << (offset & 63);
-        if old & bit == 0 {
-            return false;
-        }
         self.trail.push(TrailEntry {
             word: word as u32,
-            old_size: self.size[v],
+            old_size: self.size[var.index()],
             old_bits: old,
         });
-        self.words[word] = old & !bit;
-        self.size[v] -= 1;
-        true
+        self.words[word] = old & !mask;
+        self.size[var.index()] -= mask.count_ones();
     }
 
     /// Removes the values `center + o` for each offset `o`; returns how many were present.
