@@ -185,7 +185,10 @@ fn filter_word_n<const N: usize>(
         return Ok(());
     }
     let mut union = 0u64;
+    // Fixed values still in open views: removed by the writes at the end.
+    let mut trimmed = 0u64;
     for k in 0..n {
+        trimmed |= before[k] & fixed_vals;
         dom[k] = before[k] & !fixed_vals;
         if dom[k] == 0 {
             return Err(Conflict);
@@ -271,8 +274,9 @@ fn filter_word_n<const N: usize>(
             }
         }
         let (component, component_vals) = close_backward(1 << v, matched[v], forward, &dom[..n], &matched);
-        if component == all_vars {
-            // One component and no free value: every edge lies on an alternating cycle.
+        if component == all_vars && trimmed == 0 {
+            // One component and no free value: every edge lies on an alternating cycle,
+            // and no fixed value is left to remove.
             return Ok(());
         }
         remaining &= !component;
