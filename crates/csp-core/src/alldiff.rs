@@ -211,28 +211,26 @@ fn singles_on_words(doms: &mut [u64]) -> Result<u64, Conflict> {
     let k = doms.len() as u32;
     let mut changed = 0u64;
     loop {
-        // `fixed`: values of single views (`clash`: any of them twice); `open`: values of the
-        // other views; `once` and `twice`: values held by at least one and two views.
-        let (mut fixed, mut clash, mut open, mut once, mut twice) = (0u64, 0u64, 0u64, 0u64, 0u64);
-        let mut empty = false;
+        // `fixed`: values of the `singles` views with at most one value; `once` and `twice`:
+        // values held by at least one and two views.
+        let (mut fixed, mut singles, mut once, mut twice) = (0u64, 0u32, 0u64, 0u64);
         for &d in doms.iter() {
             if d & d.wrapping_sub(1) == 0 {
-                empty |= d == 0;
-                clash |= fixed & d;
                 fixed |= d;
-            } else {
-                open |= d;
+                singles += 1;
             }
             twice |= once & d;
             once |= d;
         }
         let count = once.count_ones();
-        if empty || clash != 0 || count < k {
+        // Fewer fixed values than single views: an empty view, or two fixed to one value.
+        if fixed.count_ones() != singles || count < k {
             return Err(Conflict);
         }
         // Under the pigeonhole condition, the values only one open view holds.
         let unique = if count == k { once & !twice & !fixed } else { 0 };
-        if open & fixed == 0 && unique == 0 {
+        // A fixed value held twice is in an open view (no two single views share one).
+        if twice & fixed == 0 && unique == 0 {
             return Ok(changed);
         }
         let mut again = false;

@@ -185,7 +185,10 @@ fn filter_word_n<const N: usize>(
         return Ok(());
     }
     let mut union = 0u64;
+    // Fixed values still in open views: removed by the writes at the end.
+    let mut trimmed = 0u64;
     for k in 0..n {
+        trimmed |= before[k] & fixed_vals;
         dom[k] = before[k] & !fixed_vals;
         if dom[k] == 0 {
             return Err(Conflict);
@@ -197,26 +200,21 @@ fn filter_word_n<const N: usize>(
     }
     let all_vars = if n == 64 { !0 } else { (1u64 << n) - 1 };
 
-    // Maximum matching: greedy (single values first), then augmenting paths.
+    // Maximum matching: greedy, then augmenting paths.
     let mut var_val = [0u8; N];
     let mut val_var = [0u8; 64];
     let mut used = 0u64;
     let mut unmatched = 0u64;
-    for singles in [true, false] {
-        for k in 0..n {
-            if (dom[k] & (dom[k] - 1) == 0) != singles {
-                continue;
-            }
-            let free = dom[k] & !used;
-            if free == 0 {
-                unmatched |= 1 << k;
-                continue;
-            }
-            let b = free.trailing_zeros() as usize;
-            var_val[k] = b as u8;
-            val_var[b] = k as u8;
-            used |= 1 << b;
+    for k in 0..n {
+        let free = dom[k] & !used;
+        if free == 0 {
+            unmatched |= 1 << k;
+            continue;
         }
+        let b = free.trailing_zeros() as usize;
+        var_val[k] = b as u8;
+        val_var[b] = k as u8;
+        used |= 1 << b;
     }
     while unmatched != 0 {
         let root = unmatched.trailing_zeros() as usize;
@@ -226,84 +224,65 @@ fn filter_word_n<const N: usize>(
         }
     }
 
-    // The residual graph on variables: x -> y when y's matched value is in x's view
-    // (the alternating path x -> value -> y). succ[x] and preds[y] hold its edges.
-    let mut succ = [0u64; N];
-    let mut preds = [0u64; N];
-    for x in 0..n {
-        let mut d = dom[x] & used & !(1 << var_val[x]);
-        let mut s = 0u64;
-        while d != 0 {
-            s |= 1 << val_var[d.trailing_zeros() as usize];
-            d &= d - 1;
-        }
-        succ[x] = s;
-        while s != 0 {
-            preds[s.trailing_zeros() as usize] |= 1 << x;
-            s &= s - 1;
-        }
+    // The residual graph on variables: x -> y when y's matched value is in x's view (the
+    // alternating path x -> value -> y). Its closures are taken by sweeps over the
+    // candidate variables, testing each view against the matched values gathered so far:
+    // on a handful of open views that is cheaper than listing the edges first.
+    let mut matched = [0u64; N];
+    for k in 0..n {
+        matched[k] = 1 << var_val[k];
     }
 
     // Variables whose matched value reaches a free value along an alternating path:
     // those holding a free value, then backwards through the residual graph.
     let free_vals = union & !used;
     let mut reached = 0u64;
+    let mut reach_vals = free_vals;
     if free_vals != 0 {
         for (k, &d) in dom[..n].iter().enumerate() {
-            reached |= u64::from(d & free_vals != 0) << k;
+            if d & free_vals != 0 {
+                reached |= 1 << k;
+                reach_vals |= matched[k];
+            }
         }
-        let mut pending = reached;
-        while pending != 0 {
-            let y = pending.trailing_zeros() as usize;
-            pending &= pending - 1;
-            let new = preds[y] & !reached;
-            reached |= new;
-            pending |= new;
-        }
-    }
-    let mut reach_vals = free_vals;
-    let mut r = reached;
-    while r != 0 {
-        reach_vals |= 1 << var_val[r.trailing_zeros() as usize];
-        r &= r - 1;
+        (reached, reach_vals) = close_backward(reached, reach_vals, all_vars, &dom[..n], &matched);
     }
 
     // Strongly connected components of the other variables (a cycle never leaves them,
-    // or they would be reached), by forward-backward closures on bit masks: the
-    // component of v is what v reaches and what reaches v. scc_vals[x]: the matched
-    // values of x's component.
+    // or they would be reached), by forward-backward closures: the component of v is what
+    // v reaches and what reaches v. scc_vals[x]: the matched values of x's component.
     let mut scc_vals = [0u64; N];
     let mut remaining = all_vars & !reached;
     while remaining != 0 {
         let v = remaining.trailing_zeros() as usize;
-        let mut forward = 1u64 << v;
-        let mut frontier = forward;
-        while frontier != 0 {
-            let x = frontier.trailing_zeros() as usize;
-            frontier &= frontier - 1;
-            let new = succ[x] & remaining & !forward;
-            forward |= new;
-            frontier |= new;
+        // Forward: y joins when some view already in holds y's matched value.
+        let (mut forward, mut vals) = (1u64 << v, dom[v]);
+        loop {
+            let mut grew = false;
+            let mut c = remaining & !forward;
+            while c != 0 {
+                let y = c.trailing_zeros() as usize;
+                c &= c - 1;
+                if vals & matched[y] != 0 {
+                    forward |= 1 << y;
+                    vals |= dom[y];
+                    grew = true;
+                }
+            }
+            if !grew {
+                break;
+            }
         }
-        let mut component = 1u64 << v;
-        let mut frontier = component;
-        while frontier != 0 {
-            let x = frontier.trailing_zeros() as usize;
-            frontier &= frontier - 1;
-            let new = preds[x] & forward & !component;
-            component |= new;
-            frontier |= new;
+        let (component, component_vals) = close_backward(1 << v, matched[v], forward, &dom[..n], &matched);
+        if component == all_vars && trimmed == 0 {
+            // One component and no free value: every edge lies on an alternating cycle,
+            // and no fixed value is left to remove.
+            return Ok(());
         }
         remaining &= !component;
-        let mut vals = 0u64;
         let mut c = component;
         while c != 0 {
-            vals |= 1 << var_val[c.trailing_zeros() as usize];
-            c &= c - 1;
-        }
-        let mut c = component;
-        while c != 0 {
-            scc_vals[c.trailing_zeros() as usize] = vals;
+            scc_vals[c.trailing_zeros() as usize] = component_vals;
             c &= c - 1;
         }
     }
@@ -311,7 +290,7 @@ fn filter_word_n<const N: usize>(
     // Keep the matched value, the values that reach a free value, and the values
     // matched inside the variable's own component; fixed values are gone already.
     for k in 0..n {
-        let allowed = reach_vals | scc_vals[k] | 1 << var_val[k];
+        let allowed = reach_vals | scc_vals[k] | matched[k];
         let kept = dom[k] & allowed;
         if kept != before[k] {
             let i = position[k] as usize;
@@ -323,6 +302,29 @@ fn filter_word_n<const N: usize>(
         }
     }
     Ok(())
+}
+
+/// Backward closure in the residual graph, within the variables `within`: starting from
+/// the variables `set` with matched values `vals`, adds every variable whose view holds
+/// a matched value of the set, until none does. Returns the set and its matched values.
+#[inline]
+fn close_backward(mut set: u64, mut vals: u64, within: u64, dom: &[u64], matched: &[u64]) -> (u64, u64) {
+    loop {
+        let mut grew = false;
+        let mut c = within & !set;
+        while c != 0 {
+            let x = c.trailing_zeros() as usize;
+            c &= c - 1;
+            if dom[x] & vals != 0 {
+                set |= 1 << x;
+                vals |= matched[x];
+                grew = true;
+            }
+        }
+        if !grew {
+            return (set, vals);
+        }
+    }
 }
 
 /// Extends the matching to the unmatched variable `root` by a breadth-first search for

@@ -1047,9 +1047,16 @@ impl<'m> Solver<'m> {
     }
 
     fn enqueue_prop_change(&mut self, p: usize) {
+        let priority = self.prop_flags[p].priority;
+        self.enqueue_prop_change_at(p, priority);
+    }
+
+    /// [`Solver::enqueue_prop_change`] with the priority at hand (a watch carries it).
+    #[inline]
+    fn enqueue_prop_change_at(&mut self, p: usize, priority: Priority) {
         if !self.prop_change_queued[p] {
             self.prop_change_queued[p] = true;
-            match self.prop_flags[p].priority {
+            match priority {
                 Priority::Fast => self.prop_queue.push_back((p as u32, CHANGED)),
                 Priority::Slow => self.slow_queue.push_back(p as u32),
             }
@@ -1086,7 +1093,7 @@ impl<'m> Solver<'m> {
                 self.prop_queue.push_back((watch.prop, watch.local));
             }
             if flags.wake.on_change() && (source != Some(watch.prop) || !flags.idempotent) {
-                self.enqueue_prop_change(p);
+                self.enqueue_prop_change_at(p, flags.priority);
             }
         }
     }

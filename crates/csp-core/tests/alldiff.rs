@@ -306,6 +306,19 @@ fn hall_set_removes_its_values_from_the_others() {
 }
 
 #[test]
+fn an_assigned_value_leaves_a_unit_with_no_other_slack() {
+    // After a = 1, b and c form one component over {2, 3} with no free value: GAC has
+    // nothing to prune but the value a took, and must still prune that.
+    let mut m = Model::new();
+    let vars = m.int_vars(3, 1, 3).unwrap();
+    m.all_different_nary(&vars, Strength::Gac).unwrap();
+    let mut s = Solver::new(&m, SearchConfig::with_strategy("static/asc/mac".parse().unwrap())).unwrap();
+    assert_eq!(s.solve(), Outcome::Solved(vec![1, 2, 3]));
+    // a = 1, b = 2, c = 3: no value is tried and undone.
+    assert_eq!((s.stats().nodes, s.stats().backtracks), (3, 0));
+}
+
+#[test]
 fn sixty_four_variables_fill_one_word() {
     // x_i in {i, i+1} for i < 63, x_63 = {63}: the only matching is x_i = i.
     let mut m = Model::new();
