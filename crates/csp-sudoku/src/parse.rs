@@ -365,7 +365,8 @@ pub fn parse_line(line: &str, line_number: usize) -> Result<Grid, ParseError> {
 }
 
 fn parse_at(text: &str, first_line: usize, check: bool) -> Result<Grid, ParseError> {
-    if let Some(grid) = plain_line(text).filter(|g| !check || g.conflicts().is_empty()) {
+    // `is_consistent` is a bitmask test; `conflicts` lists them all (for the error path).
+    if let Some(grid) = plain_line(text).filter(|g| !check || g.is_consistent()) {
         return Ok(grid);
     }
     let (mut tokens, lisp) = tokenize(text, first_line);
