@@ -1,7 +1,7 @@
 //! Batch runs over puzzle files: reading input, running the work on one or more
 //! cores with results kept in input order, and a progress bar on a terminal.
 
-use std::io::{ErrorKind, IsTerminal, Read};
+use std::io::{BufWriter, ErrorKind, IsTerminal, Read, Write};
 use std::path::Path;
 
 use csp_sudoku::{Grid, ParseError, PuzzleReader, looks_like_row, parse_line, parse_puzzle};
@@ -162,6 +162,30 @@ impl Batch {
         }
         progress.finish_and_clear();
         Ok(())
+    }
+}
+
+/// Standard output for per-puzzle results: written a line at a time on a terminal, and in
+/// blocks into a file or pipe (where a write per line costs a system call per puzzle).
+/// Pass it to [`finish_output`] at the end.
+pub fn results_output() -> Box<dyn Write> {
+    let stdout = std::io::stdout();
+    if stdout.is_terminal() {
+        Box::new(stdout.lock())
+    } else {
+        Box::new(BufWriter::with_capacity(1 << 16, stdout.lock()))
+    }
+}
+
+/// Writes out what [`results_output`] still holds; a closed pipe is no error, as in
+/// [`Batch::run`].
+pub fn finish_output(mut out: impl Write) -> Result<(), CliError> {
+    match out.flush() {
+        Err(source) if source.kind() != ErrorKind::BrokenPipe => Err(CliError::Io {
+            context: "cannot write the results".to_string(),
+            source,
+        }),
+        _ => Ok(()),
     }
 }
 

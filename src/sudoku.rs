@@ -254,7 +254,7 @@ fn run_solve(args: SolveArgs) -> Result<u8, CliError> {
     let started = Instant::now();
     let mut tally = Tally::default();
     let format = args.format;
-    let mut out = std::io::stdout().lock();
+    let mut out = batch::results_output();
     Batch::new(args.search.jobs)?.run(
         &puzzles,
         |puzzle: &Grid| csp_sudoku::solve(rules.get(puzzle.order()), puzzle, &config),
@@ -263,6 +263,7 @@ fn run_solve(args: SolveArgs) -> Result<u8, CliError> {
             write_solve(&mut out, format, line, result)
         },
     )?;
+    batch::finish_output(out)?;
     tally.report("solved", started);
     Ok(tally.exit_code(|s| s == Status::Solved))
 }
@@ -350,7 +351,7 @@ fn run_count(args: CountArgs) -> Result<u8, CliError> {
     let mut tally = Tally::default();
     let format = args.format;
     let cap = args.limit;
-    let mut out = std::io::stdout().lock();
+    let mut out = batch::results_output();
     Batch::new(args.search.jobs)?.run(
         &puzzles,
         |puzzle: &Grid| csp_sudoku::count(rules.get(puzzle.order()), puzzle, &config, cap),
@@ -359,6 +360,7 @@ fn run_count(args: CountArgs) -> Result<u8, CliError> {
             write_count(&mut out, format, line, result)
         },
     )?;
+    batch::finish_output(out)?;
     tally.report("counted", started);
     Ok(tally.exit_code(|s| s != Status::Limit))
 }
