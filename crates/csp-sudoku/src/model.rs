@@ -311,14 +311,43 @@ fn hidden_singles(cells: &[usize], full: u64, cands: &mut [u64], known: &mut Vec
     let mut fixed = 0;
     for &c in cells {
         let (d, mine) = (cands[c], cands[c] & unique);
+        if mine & mine.wrapping_sub(1) != 0 {
+            return None; // the only place for two values
+        }
         if mine != 0 && mine != d {
-            if mine & (mine - 1) != 0 {
-                return None;
-            }
             cands[c] = mine;
             known.push(c);
             fixed += 1;
         }
     }
     Some(fixed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hidden_singles;
+
+    #[test]
+    fn hidden_singles_take_the_only_place_of_a_value() {
+        let mut cands = [0b0011, 0b0110, 0b1110, 0b0110];
+        let mut known = Vec::new();
+        assert_eq!(
+            hidden_singles(&[0, 1, 2, 3], 0b1111, &mut cands, &mut known),
+            Some(2)
+        );
+        assert_eq!(cands, [0b0001, 0b0110, 0b1000, 0b0110]);
+        assert_eq!(known, vec![0, 2]);
+    }
+
+    #[test]
+    fn a_cell_that_alone_holds_two_values_is_a_contradiction() {
+        // Only cell 0 can take 1 and 2, whether or not it holds anything else.
+        for first in [0b0011, 0b0111] {
+            let mut cands = [first, 0b1100, 0b1100, 0b1100];
+            assert_eq!(
+                hidden_singles(&[0, 1, 2, 3], 0b1111, &mut cands, &mut Vec::new()),
+                None
+            );
+        }
+    }
 }
