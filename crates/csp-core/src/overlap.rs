@@ -209,36 +209,49 @@ impl Propagator for PermutationOverlap {
 /// Many [`PermutationOverlap`]s run as one propagator, for models that link many pairs
 /// of all-different constraints (a Sudoku box with every row and column it crosses).
 ///
-/// Woken once for any change instead of once per pair, it reads each shared part once
-/// per run: a pair's own parts `A \ S` and `B \ S` are, where possible, unions of other
-/// pairs' shared parts (a box minus one row is the box's other row segments), so their
-/// value unions come from the shared parts' unions. The pruning is exactly that of the
-/// pairs on their own.
+/// Woken once for any change instead of once per pair, it reads each variable of a shared
+/// part once per run. Each side `A` of a pair (`A \ S` plus `S`) is split into disjoint
+/// groups of variables: shared parts of pairs where possible (a box is its row segments,
+/// or its column segments), single variables for the rest. Many pairs share a split, and
+/// from the values held by at least two of its groups a pair's test needs no union of its
+/// own: a value of `S` is in `A \ S` exactly when two groups of `A` hold it. The pruning is
+/// exactly that of the pairs on their own.
 #[derive(Clone, Debug)]
 pub struct PermutationOverlaps {
     pairs: Vec<PermutationOverlap>,
     /// Every variable of every pair, once.
     vars: Vec<VarId>,
-    /// The distinct shared parts, as variable lists.
-    segments: Vec<Vec<VarId>>,
-    /// Per pair: how to form its three unions.
-    plans: Vec<PairPlan>,
+    /// The variables of every group, one group after another: the distinct shared parts of
+    /// the pairs, then single variables no shared part of their split covers.
+    group_vars: Vec<VarId>,
+    /// Group `j` is `group_vars[group_start[j]..group_start[j + 1]]`.
+    group_start: Vec<u32>,
+    /// The groups of every distinct split, one split after another.
+    split_groups: Vec<u32>,
+    /// Split `k` is `split_groups[split_start[k]..split_start[k + 1]]`.
+    split_start: Vec<u32>,
+    /// Per split: its number of variables, the values a permutation over them uses.
+    split_size: Vec<u32>,
+    /// Per pair: its shared part (a group) and the splits of its sides `A` and `B`.
+    sides: Vec<PairSides>,
     /// The distinct all-different scopes of the pairs, as positions in `vars`.
     scopes: Vec<Vec<u32>>,
 }
 
-/// A part of a pair as segments (by index) plus the variables no segment covers.
-#[derive(Clone, Debug, Default)]
-struct PartPlan {
-    segments: SmallVec<[u32; 8]>,
-    loose: SmallVec<[VarId; 4]>,
+#[derive(Clone, Copy, Debug)]
+struct PairSides {
+    shared: u32,
+    a: u32,
+    b: u32,
 }
 
-#[derive(Clone, Debug)]
-struct PairPlan {
-    a_only: PartPlan,
-    shared: u32,
-    b_only: PartPlan,
+/// What one run needs of a split: the values at least two groups hold, and those values
+/// again when the side is a permutation (it holds exactly as many values as variables),
+/// else none.
+#[derive(Clone, Copy, Debug, Default)]
+struct SplitCounts {
+    twice: u64,
+    locking: u64,
 }
 
 impl PermutationOverlaps {
@@ -254,46 +267,62 @@ impl PermutationOverlaps {
         if pairs.is_empty() {
             return None;
         }
-        let mut segments: Vec<Vec<VarId>> = Vec::new();
+        let mut groups: Vec<Vec<VarId>> = Vec::new();
         let mut shared_of = Vec::with_capacity(pairs.len());
         for p in &pairs {
             let (_, s, _) = p.parts();
             let mut seg = p.vars[s].to_vec();
             seg.sort_unstable();
-            let index = match segments.iter().position(|x| *x == seg) {
+            let index = match groups.iter().position(|x| *x == seg) {
                 Some(i) => i,
                 None => {
-                    segments.push(seg);
-                    segments.len() - 1
+                    groups.push(seg);
+                    groups.len() - 1
                 }
             };
             shared_of.push(index as u32);
         }
-        let plan_part = |part: &[VarId]| -> PartPlan {
-            let members: BTreeSet<VarId> = part.iter().copied().collect();
+        let segments = groups.len();
+        // A side as its shared part, the shared parts inside the rest, and single
+        // variables for what is left (their groups are added as they come).
+        let mut split_side = |shared: u32, rest: &[VarId]| -> Vec<u32> {
+            let members: BTreeSet<VarId> = rest.iter().copied().collect();
             let mut covered: BTreeSet<VarId> = BTreeSet::new();
-            let mut plan = PartPlan::default();
-            for (j, seg) in segments.iter().enumerate() {
+            let mut split = vec![shared];
+            for (j, seg) in groups[..segments].iter().enumerate() {
                 if seg.iter().all(|v| members.contains(v) && !covered.contains(v)) {
                     covered.extend(seg.iter().copied());
-                    plan.segments.push(j as u32);
+                    split.push(j as u32);
                 }
             }
-            plan.loose = part.iter().copied().filter(|v| !covered.contains(v)).collect();
-            plan
+            for &v in rest.iter().filter(|v| !covered.contains(v)) {
+                let single = match groups[segments..].iter().position(|g| g[..] == [v]) {
+                    Some(i) => segments + i,
+                    None => {
+                        groups.push(vec![v]);
+                        groups.len() - 1
+                    }
+                };
+                split.push(single as u32);
+            }
+            split.sort_unstable();
+            split
         };
-        let plans = pairs
-            .iter()
-            .zip(&shared_of)
-            .map(|(p, &shared)| {
-                let (a, _, b) = p.parts();
-                PairPlan {
-                    a_only: plan_part(&p.vars[a]),
-                    shared,
-                    b_only: plan_part(&p.vars[b]),
-                }
-            })
-            .collect();
+        let mut splits: Vec<Vec<u32>> = Vec::new();
+        let mut sides = Vec::with_capacity(pairs.len());
+        for (p, &shared) in pairs.iter().zip(&shared_of) {
+            let (a, _, b) = p.parts();
+            let mut index = |split: Vec<u32>| -> u32 {
+                let k = splits.iter().position(|x| *x == split).unwrap_or_else(|| {
+                    splits.push(split);
+                    splits.len() - 1
+                });
+                k as u32
+            };
+            let a = index(split_side(shared, &p.vars[a]));
+            let b = index(split_side(shared, &p.vars[b]));
+            sides.push(PairSides { shared, a, b });
+        }
         let vars: Vec<VarId> = pairs
             .iter()
             .flat_map(|p| p.vars.iter().copied())
@@ -310,11 +339,27 @@ impl PermutationOverlaps {
                 scopes.insert(local);
             }
         }
+        // Running totals: the start of each list, then the end of the last.
+        let starts = |lens: &mut dyn Iterator<Item = usize>| -> Vec<u32> {
+            let mut start = vec![0u32];
+            for len in lens {
+                start.push(start[start.len() - 1] + len as u32);
+            }
+            start
+        };
+        let split_size = splits
+            .iter()
+            .map(|split| split.iter().map(|&j| groups[j as usize].len() as u32).sum())
+            .collect();
         Some(PermutationOverlaps {
             pairs,
             vars,
-            segments,
-            plans,
+            group_start: starts(&mut groups.iter().map(Vec::len)),
+            group_vars: groups.concat(),
+            split_start: starts(&mut splits.iter().map(Vec::len)),
+            split_groups: splits.concat(),
+            split_size,
+            sides,
             scopes: scopes.into_iter().collect(),
         })
     }
@@ -331,31 +376,42 @@ impl PermutationOverlaps {
 
     /// On the uniform word layout: the first pair whose locked values are still present
     /// on the other side, if any.
+    ///
+    /// For a pair with shared part `S`, this is the test of [`PermutationOverlap::locked`]
+    /// on sides `A` and `B`: a value of `S` is outside `A \ S` when fewer than two groups
+    /// of `A` hold it, and inside `B \ S` when two groups of `B` do.
     fn first_to_prune(&self, ctx: &PropagationContext<'_>) -> Option<usize> {
         let (words, _) = ctx.uniform_words()?;
-        // On the stack up to 256 shared parts (a 16x16 board has 128).
-        let segment_unions: SmallVec<[u64; 256]> = self
-            .segments
-            .iter()
-            .map(|seg| seg.iter().fold(0u64, |acc, v| acc | words[v.index()]))
-            .collect();
-        let union = |part: &PartPlan| {
-            let from_segments = part
-                .segments
+        // On the stack up to 256 groups and splits (a 16x16 board has 128 and 64). Filled
+        // through plain slices: pushing one by one costs more than the unions themselves.
+        let mut union_buf: SmallVec<[u64; 256]> = SmallVec::from_elem(0, self.group_start.len() - 1);
+        let unions = &mut union_buf[..];
+        for (union, w) in unions.iter_mut().zip(self.group_start.windows(2)) {
+            *union = self.group_vars[w[0] as usize..w[1] as usize]
                 .iter()
-                .fold(0u64, |acc, &j| acc | segment_unions[j as usize]);
-            part.loose
-                .iter()
-                .fold(from_segments, |acc, v| acc | words[v.index()])
-        };
-        self.pairs.iter().zip(&self.plans).position(|(pair, plan)| {
-            let unions = [
-                union(&plan.a_only),
-                segment_unions[plan.shared as usize],
-                union(&plan.b_only),
-            ];
-            let [from_b, from_a] = pair.locked(unions);
-            from_b & unions[2] != 0 || from_a & unions[0] != 0
+                .fold(0, |acc, v| acc | words[v.index()]);
+        }
+        let mut count_buf: SmallVec<[SplitCounts; 256]> =
+            SmallVec::from_elem(SplitCounts::default(), self.split_size.len());
+        let counts = &mut count_buf[..];
+        for ((count, w), &size) in counts
+            .iter_mut()
+            .zip(self.split_start.windows(2))
+            .zip(&self.split_size)
+        {
+            let (mut once, mut twice) = (0u64, 0u64);
+            for &j in &self.split_groups[w[0] as usize..w[1] as usize] {
+                let part = unions[j as usize];
+                twice |= once & part;
+                once |= part;
+            }
+            let locking = if once.count_ones() == size { !twice } else { 0 };
+            *count = SplitCounts { twice, locking };
+        }
+        self.sides.iter().position(|sides| {
+            let (a, b) = (counts[sides.a as usize], counts[sides.b as usize]);
+            let locked = a.locking & b.twice | b.locking & a.twice;
+            unions[sides.shared as usize] & locked != 0
         })
     }
 

@@ -148,6 +148,20 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// A lone pair as a group: apart from the shared part, its sides are single variables.
+    #[test]
+    fn a_lone_pair_in_a_group_prunes_as_the_pair(inst in instance()) {
+        let mut grouped = inst.model(Strength::Value, false, 1);
+        let vars: Vec<VarId> = grouped.vars().collect();
+        let (a, b) = (&vars[inst.a()], &vars[inst.b()]);
+        prop_assert_eq!(grouped.link_all_different_pairs([(a, b)]).expect("model variables"), 1);
+        same_fixpoint(&inst.model(Strength::Value, true, 1), &grouped)?;
+    }
+}
+
 /// Value 5 fits only the shared part of `A` (a permutation of 1..=5), so it leaves the
 /// rest of `B`, which all-different on either side alone cannot see.
 #[test]
