@@ -35,6 +35,9 @@ struct Frame {
     open: bool,
     /// Ascending order: the last value tried.
     last: Option<i32>,
+    /// Ascending order in the uniform layout: the values not tried yet, as bits of the
+    /// variable's word (its domain at `mark`, which each backtrack to it restores).
+    untried: u64,
     /// Pre-ordered values: `value_stack[start..start + len]`, next at `pos`.
     start: u32,
     len: u32,
@@ -89,6 +92,18 @@ fn lcv_links(model: &Model, network: &Network) -> Vec<Vec<Link>> {
 enum Failed {
     Arc(u32),
     Propagator(usize),
+}
+
+/// How [`Solver::select_var`] chooses, decided once per search.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Selection {
+    Static,
+    /// MRV under inference, ties to the lowest index.
+    Smallest,
+    /// dom/wdeg under inference, ties to the lowest index.
+    SmallestWeighted,
+    /// Any other rule, through the general scan.
+    General,
 }
 
 /// What one call of [`Solver::advance`] ended with.
@@ -148,12 +163,15 @@ pub struct Solver<'m> {
     started: Option<Instant>,
     /// Whether complete assignments must be re-checked by the propagators.
     final_check: bool,
+    selection: Selection,
+    /// The inference is MAC (read once, not per node).
+    mac: bool,
     /// Every unassigned variable below this index has two or more values: set after a
     /// forced assignment that changed no domain (the next forced variable lies above it),
     /// 0 after anything else.
     settled: usize,
-    /// The unassigned variables as a bitset, for the compiled forward-checking search
-    /// (which fills it on entry).
+    /// The unassigned variables as a bitset, kept with `assigned`: the fast selections
+    /// visit just these (the compiled forward-checking search refills it on entry).
     open_vars: Vec<u64>,
 }
 
@@ -178,6 +196,18 @@ impl<'m> Solver<'m> {
         };
         let max_arity = network.max_arity;
         let prop_flags = network.prop_flags.clone();
+        let strategy = config.strategy;
+        let lowest = config.tie_break == TieBreak::Lowest && strategy.inference != Inference::None;
+        let selection = match strategy.var_order {
+            VarOrder::Static => Selection::Static,
+            VarOrder::Mrv if lowest => Selection::Smallest,
+            VarOrder::DomWdeg if lowest => Selection::SmallestWeighted,
+            _ => Selection::General,
+        };
+        let mut open_vars = vec![0; n.div_ceil(64).max(1)];
+        for i in 0..n {
+            open_vars[i / 64] |= 1 << (i % 64);
+        }
         Ok(Solver {
             model,
             props,
@@ -186,7 +216,7 @@ impl<'m> Solver<'m> {
             assigned: vec![false; n],
             value: vec![0; n],
             num_unassigned: n,
-            open_vars: vec![0; n.div_ceil(64).max(1)],
+            open_vars,
             frames: Vec::with_capacity(n),
             value_stack: Vec::new(),
             lcv_scores: Vec::new(),
@@ -209,6 +239,8 @@ impl<'m> Solver<'m> {
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             started: None,
             final_check: network.final_check,
+            selection,
+            mac: strategy.inference == Inference::Mac,
             settled: 0,
             config,
             network,
@@ -461,7 +493,14 @@ impl<'m> Solver<'m> {
                         self.enqueue_arc(i as u32);
                     }
                 }
+                // Without arcs or propagators woken by fixed variables, announcing stops
+                // changing the queues once every propagator is queued for a change.
+                let changes_only =
+                    network.arcs.is_empty() && self.prop_flags.iter().all(|f| !f.wake.on_fixed());
                 for var in model.vars() {
+                    if changes_only && self.prop_queue.len() + self.slow_queue.len() == self.props.len() {
+                        break;
+                    }
                     if self.store.size(var) == 1 {
                         self.announce_change(&network, var, None);
                     }
@@ -527,20 +566,18 @@ impl<'m> Solver<'m> {
 
     fn select_var(&mut self) -> VarId {
         let n = self.model.num_vars();
-        if self.config.strategy.var_order == VarOrder::Static {
-            let from = self.frames.last().map_or(0, |f| f.var.index() + 1);
-            let index = (from..n)
-                .chain(0..from)
-                .find(|&i| !self.assigned[i])
-                .expect("an unassigned variable");
-            return VarId(index as u32);
-        }
-        if self.config.tie_break == TieBreak::Lowest && self.config.strategy.inference != Inference::None {
-            match self.config.strategy.var_order {
-                VarOrder::Mrv => return self.smallest_domain(),
-                VarOrder::DomWdeg => return self.smallest_weighted_domain(),
-                _ => {}
+        match self.selection {
+            Selection::Static => {
+                let from = self.frames.last().map_or(0, |f| f.var.index() + 1);
+                let index = (from..n)
+                    .chain(0..from)
+                    .find(|&i| !self.assigned[i])
+                    .expect("an unassigned variable");
+                return VarId(index as u32);
             }
+            Selection::Smallest => return self.smallest_domain(),
+            Selection::SmallestWeighted => return self.smallest_weighted_domain(),
+            Selection::General => {}
         }
         let use_degree = self.config.strategy.var_order == VarOrder::MrvDegree;
         let use_weights = self.config.strategy.var_order == VarOrder::DomWdeg;
@@ -598,51 +635,38 @@ impl<'m> Solver<'m> {
     }
 
     /// Plain MRV under inference (legal values = domain size), ties to the lowest index:
-    /// the general rule of [`Solver::select_var`] reduced to one pass over the sizes.
-    /// The scan starts at [`Solver::settled`], where a forced variable can first be; the
-    /// variables below it are read only if none is forced.
+    /// the general rule of [`Solver::select_var`] over the unassigned variables only.
+    /// A forced variable (one value) has the fewest values, so the first one wins.
     fn smallest_domain(&self) -> VarId {
-        let from = self.settled;
         let sizes = self.store.sizes();
-        let high = smallest_size(&self.assigned[from..], &sizes[from..]);
-        if let Some((i, size)) = high {
-            if size <= 1 {
-                return VarId((from + i) as u32);
-            }
-        }
-        let low = smallest_size(&self.assigned[..from], &sizes[..from]);
-        let best = match (low, high) {
-            (Some((i, low_size)), Some((_, high_size))) if low_size <= high_size => i,
-            (_, Some((i, _))) => from + i,
-            (Some((i, _)), None) => i,
-            (None, None) => panic!("an unassigned variable"),
-        };
-        VarId(best as u32)
+        let index = self
+            .first_forced(sizes)
+            .unwrap_or_else(|| compiled_fc::first_smallest(&self.open_vars, sizes));
+        VarId(index as u32)
     }
 
     /// dom/wdeg under inference, ties to the lowest index: the general rule of
-    /// [`Solver::select_var`] in one pass. A forced variable (one value) wins at once;
-    /// otherwise the smallest `size / weighted degree`, compared by cross-multiplying.
-    /// Starts at [`Solver::settled`] as [`Solver::smallest_domain`] does.
+    /// [`Solver::select_var`] over the unassigned variables only. A forced variable (one
+    /// value) wins at once; otherwise the smallest `size / weighted degree`, compared by
+    /// cross-multiplying.
     fn smallest_weighted_domain(&self) -> VarId {
-        let from = self.settled;
         let sizes = self.store.sizes();
-        let weights = &self.var_weight;
-        let high = match smallest_ratio(&self.assigned[from..], &sizes[from..], &weights[from..]) {
-            Ratio::Forced(i) => return VarId((from + i) as u32),
-            Ratio::Best(best) => best,
-        };
-        let low = match smallest_ratio(&self.assigned[..from], &sizes[..from], &weights[..from]) {
-            Ratio::Forced(i) => return VarId(i as u32),
-            Ratio::Best(best) => best,
-        };
-        let best = match (low, high) {
-            (Some(l), Some(h)) if !ratio_less(h, l) => l.0,
-            (_, Some(h)) => from + h.0,
-            (Some(l), None) => l.0,
-            (None, None) => panic!("an unassigned variable"),
-        };
-        VarId(best as u32)
+        let index = self
+            .first_forced(sizes)
+            .unwrap_or_else(|| smallest_ratio(&self.open_vars, sizes, &self.var_weight));
+        VarId(index as u32)
+    }
+
+    /// The first unassigned variable with at most one value, looking from
+    /// [`Solver::settled`] (where one can first be) on, then below it.
+    #[inline]
+    fn first_forced(&self, sizes: &[u32]) -> Option<usize> {
+        let from = self.settled;
+        first_forced_from(&self.open_vars, sizes, from).or_else(|| {
+            (from > 0)
+                .then(|| first_forced_from(&self.open_vars, sizes, 0))
+                .flatten()
+        })
     }
 
     /// dom/wdeg: a constraint wiped out a domain, so its weight and the weighted degree
@@ -738,11 +762,16 @@ impl<'m> Solver<'m> {
             ValueOrder::Lcv => self.order_lcv(var),
         }
         let len = self.value_stack.len() as u32 - start;
+        let untried = self
+            .store
+            .uniform_words()
+            .map_or(0, |(words, _)| words[var.index()]);
         self.frames.push(Frame {
             var,
             mark: self.store.mark(),
             open: false,
             last: None,
+            untried,
             start,
             len,
             pos: 0,
@@ -753,7 +782,9 @@ impl<'m> Solver<'m> {
         let frame = *self.frames.last().expect("a frame");
         let check = self.config.strategy.inference == Inference::None;
         let ordered = self.config.strategy.value_order != ValueOrder::Asc;
+        let uniform = self.store.uniform_base();
         let mut last = frame.last;
+        let mut untried = frame.untried;
         let mut pos = frame.pos;
         let found = loop {
             let candidate = if ordered {
@@ -762,6 +793,14 @@ impl<'m> Solver<'m> {
                 }
                 pos += 1;
                 self.value_stack[(frame.start + pos - 1) as usize]
+            } else if let Some(base) = uniform {
+                // The lowest untried value, without a look at the store.
+                if untried == 0 {
+                    break None;
+                }
+                let bit = untried.trailing_zeros();
+                untried &= untried - 1;
+                base + bit as i32
             } else {
                 match self.store.next_value(frame.var, last) {
                     Some(a) => {
@@ -777,6 +816,7 @@ impl<'m> Solver<'m> {
         };
         let top = self.frames.last_mut().expect("a frame");
         top.last = last;
+        top.untried = untried;
         top.pos = pos;
         found
     }
@@ -886,8 +926,11 @@ impl<'m> Solver<'m> {
 
     // ----- assignments and inference -----
 
+    // Once per node: inlined into the search loop.
+    #[inline(always)]
     fn mark_assigned(&mut self, var: VarId, value: i32) {
         self.assigned[var.index()] = true;
+        self.open_vars[var.index() / 64] &= !(1 << (var.index() % 64));
         self.value[var.index()] = value;
         self.num_unassigned -= 1;
         if let Some((lists, degrees)) = &mut self.neighbours {
@@ -897,8 +940,10 @@ impl<'m> Solver<'m> {
         }
     }
 
+    #[inline]
     fn mark_unassigned(&mut self, var: VarId) {
         self.assigned[var.index()] = false;
+        self.open_vars[var.index() / 64] |= 1 << (var.index() % 64);
         self.num_unassigned += 1;
         if let Some((lists, degrees)) = &mut self.neighbours {
             for u in &lists[var.index()] {
@@ -917,7 +962,7 @@ impl<'m> Solver<'m> {
         self.mark_assigned(var, value);
         // Under MAC, a forced assignment that removed nothing changes no domain, and `var`
         // was the lowest forced variable (the fast selections take the first).
-        let unchanged = removed == 0 && self.config.strategy.inference == Inference::Mac;
+        let unchanged = removed == 0 && self.mac;
         self.settled = if unchanged { var.index() + 1 } else { 0 };
         match self.config.strategy.inference {
             Inference::None => true,
@@ -970,6 +1015,8 @@ impl<'m> Solver<'m> {
         }
     }
 
+    // Once per node: inlined into the search loop.
+    #[inline(always)]
     fn undo_node(&mut self) {
         self.settled = 0;
         let top = self.frames.last_mut().expect("a frame");
@@ -1079,21 +1126,43 @@ impl<'m> Solver<'m> {
         source: Option<u32>,
     ) {
         let size = self.store.size(var);
-        for adj in network.adjacency.row(var.index()) {
-            if size <= adj.in_arc_prunes_at && !self.assigned[adj.other.index()] && Some(adj.other) != except
-            {
-                self.enqueue_arc(adj.in_arc);
+        // Models of n-ary constraints only (every all-different Sudoku) skip the row lookup.
+        if !network.arcs.is_empty() {
+            for adj in network.adjacency.row(var.index()) {
+                if size <= adj.in_arc_prunes_at
+                    && !self.assigned[adj.other.index()]
+                    && Some(adj.other) != except
+                {
+                    self.enqueue_arc(adj.in_arc);
+                }
             }
         }
         let fixed = size == 1;
+        // No propagator has this index: a change from no propagator wakes every watch.
+        let source = source.unwrap_or(u32::MAX);
+        // Borrowed apart (the flags as a plain slice), the queues stay in registers
+        // across the watches.
+        let Solver {
+            prop_queue,
+            slow_queue,
+            prop_change_queued,
+            ..
+        } = self;
+        let prop_change_queued = &mut prop_change_queued[..];
         for watch in network.watches.row(var.index()) {
-            let p = watch.prop as usize;
             let flags = watch.flags;
             if fixed && flags.wake.on_fixed() {
-                self.prop_queue.push_back((watch.prop, watch.local));
+                prop_queue.push_back((watch.prop, watch.local));
             }
-            if flags.wake.on_change() && (source != Some(watch.prop) || !flags.idempotent) {
-                self.enqueue_prop_change_at(p, flags.priority);
+            if flags.wake.on_change() && (watch.prop != source || !flags.idempotent) {
+                let queued = &mut prop_change_queued[watch.prop as usize];
+                if !*queued {
+                    *queued = true;
+                    match flags.priority {
+                        Priority::Fast => prop_queue.push_back((watch.prop, CHANGED)),
+                        Priority::Slow => slow_queue.push_back(watch.prop),
+                    }
+                }
             }
         }
     }
@@ -1201,45 +1270,39 @@ fn limit_hit(limits: &Limits, nodes: u64, started: Option<Instant>) -> Option<Li
     None
 }
 
-/// The first unassigned variable with the fewest values (`(position, size)`), stopping
-/// at the first with at most one.
-fn smallest_size(assigned: &[bool], sizes: &[u32]) -> Option<(usize, u32)> {
-    let mut best: Option<(usize, u32)> = None;
-    for (i, (&assigned, &size)) in assigned.iter().zip(sizes).enumerate() {
-        if assigned || best.is_some_and(|(_, b)| size >= b) {
-            continue;
+/// The first unassigned variable (a bit of `open`) from `from` on with at most one value.
+#[inline]
+fn first_forced_from(open: &[u64], sizes: &[u32], from: usize) -> Option<usize> {
+    let mut w = from / 64;
+    let mut bits = open.get(w)? & (!0u64 << (from % 64));
+    loop {
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            if sizes[i] <= 1 {
+                return Some(i);
+            }
+            bits &= bits - 1;
         }
-        best = Some((i, size));
-        if size <= 1 {
-            break;
-        }
+        w += 1;
+        bits = *open.get(w)?;
     }
-    best
 }
 
-/// What [`smallest_ratio`] found.
-enum Ratio {
-    /// The first unassigned variable with at most one value.
-    Forced(usize),
-    /// Otherwise the first with the smallest `size / weight`, as `(position, size, weight)`.
-    Best(Option<(usize, u64, u64)>),
-}
-
-fn smallest_ratio(assigned: &[bool], sizes: &[u32], weights: &[u64]) -> Ratio {
+/// The first unassigned variable (a bit of `open`) with the smallest `size / weight`.
+fn smallest_ratio(open: &[u64], sizes: &[u32], weights: &[u64]) -> usize {
     let mut best: Option<(usize, u64, u64)> = None;
-    for (i, ((&assigned, &size), &weight)) in assigned.iter().zip(sizes).zip(weights).enumerate() {
-        if assigned {
-            continue;
-        }
-        let size = u64::from(size);
-        if size <= 1 {
-            return Ratio::Forced(i);
-        }
-        if best.is_none_or(|b| ratio_less((i, size, weight), b)) {
-            best = Some((i, size, weight));
+    for (w, &word) in open.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let candidate = (i, u64::from(sizes[i]), weights[i]);
+            if best.is_none_or(|b| ratio_less(candidate, b)) {
+                best = Some(candidate);
+            }
         }
     }
-    Ratio::Best(best)
+    best.expect("an unassigned variable").0
 }
 
 /// Whether `a`'s `size / weight` is strictly below `b`'s.

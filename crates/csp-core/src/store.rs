@@ -151,6 +151,12 @@ impl Store {
         self.uniform.map(|base| (&self.words[..], base))
     }
 
+    /// The base shared by every domain in the uniform layout ([`Store::uniform_words`]).
+    #[inline]
+    pub(crate) fn uniform_base(&self) -> Option<i32> {
+        self.uniform
+    }
+
     /// The store as a [`UniformStore`], if it has the uniform layout.
     pub(crate) fn uniform_mut(&mut self) -> Option<UniformStore<'_>> {
         let base = self.uniform?;
@@ -492,7 +498,31 @@ impl Store {
 
     /// Reduces the domain to `{value}` (empty if `value` is not in it).
     /// Returns the number of values removed.
+    #[inline(always)]
     pub(crate) fn fix(&mut self, var: VarId, value: i32) -> u32 {
+        let Some(base) = self.uniform else {
+            return self.fix_general(var, value);
+        };
+        // Word `v` is variable `v`'s (every Sudoku): most search nodes fix a variable
+        // that has this one value already, which this decides without a call.
+        let v = var.index();
+        let old = self.words[v];
+        let bit = i64::from(value) - i64::from(base);
+        let new = if (0..64).contains(&bit) {
+            old & (1u64 << bit)
+        } else {
+            0
+        };
+        if new == old {
+            return 0;
+        }
+        self.set_word(var, v, new);
+        (old ^ new).count_ones()
+    }
+
+    /// [`Store::fix`] for any layout.
+    #[inline(never)]
+    fn fix_general(&mut self, var: VarId, value: i32) -> u32 {
         let v = var.index();
         let (start, end) = (self.word_start[v] as usize, self.word_start[v + 1] as usize);
         if end - start == 1 {

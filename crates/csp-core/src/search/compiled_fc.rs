@@ -98,6 +98,7 @@ impl Solver<'_> {
                     mark: store.mark(),
                     open: false,
                     last: None,
+                    untried: 0,
                     start: 0,
                     len: 0,
                     pos: 0,
@@ -205,10 +206,9 @@ fn clear_neighbours(
 }
 
 /// The first unassigned variable (a bit of `open`) with the fewest values: the choice
-/// of [`super::smallest_size`] (a forced variable has the fewest values, so reading on
-/// past it changes nothing).
+/// of MRV with ties to the lowest index.
 #[inline(always)]
-fn first_smallest(open: &[u64], sizes: &[u32]) -> usize {
+pub(super) fn first_smallest(open: &[u64], sizes: &[u32]) -> usize {
     // Size, then index: the lowest key is the choice.
     let mut best = u64::MAX;
     for (w, &word) in open.iter().enumerate() {
