@@ -171,7 +171,7 @@ pub struct Solver<'m> {
     /// 0 after anything else.
     settled: usize,
     /// The unassigned variables as a bitset, kept with `assigned`: the fast selections
-    /// visit just these (the compiled forward-checking search refills it on entry).
+    /// and the compiled forward-checking search visit just these.
     open_vars: Vec<u64>,
 }
 

@@ -70,10 +70,13 @@ impl Solver<'_> {
         } = self;
         let mut store = store.uniform_mut().expect("the uniform layout");
         let n = assigned.len();
-        open.fill(0);
-        for (i, _) in assigned.iter().enumerate().filter(|(_, a)| !**a) {
-            set_bit(open, i, true);
-        }
+        debug_assert!(
+            assigned
+                .iter()
+                .enumerate()
+                .all(|(i, &a)| (open[i / 64] >> (i % 64) & 1 == 0) == a),
+            "the open set mirrors `assigned`"
+        );
         // The statistics stay in registers until the loop returns.
         let mut local = solver_stats.clone();
         let stats = &mut local;
