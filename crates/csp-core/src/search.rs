@@ -37,6 +37,7 @@ struct Frame {
     last: Option<i32>,
     /// Ascending order in the uniform layout: the values not tried yet, as bits of the
     /// variable's word (its domain at `mark`, which each backtrack to it restores).
+    /// Every search loop keeps both this and `last`, so one can carry on the other's.
     untried: u64,
     /// Pre-ordered values: `value_stack[start..start + len]`, next at `pos`.
     start: u32,
@@ -794,13 +795,16 @@ impl<'m> Solver<'m> {
                 pos += 1;
                 self.value_stack[(frame.start + pos - 1) as usize]
             } else if let Some(base) = uniform {
-                // The lowest untried value, without a look at the store.
+                // The lowest untried value, without a look at the store. `last` is kept
+                // too, as every loop keeps both.
                 if untried == 0 {
                     break None;
                 }
                 let bit = untried.trailing_zeros();
                 untried &= untried - 1;
-                base + bit as i32
+                let a = base + bit as i32;
+                last = Some(a);
+                a
             } else {
                 match self.store.next_value(frame.var, last) {
                     Some(a) => {

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use csp_core::{
     Conflict, Domain, Event, LimitKind, Limits, Model, Outcome, PropagationContext, Propagator, Relation,
-    SearchConfig, Solver, Stats, VarId,
+    Restarts, SearchConfig, Solver, Stats, VarId,
 };
 use proptest::prelude::*;
 
@@ -225,25 +225,27 @@ proptest! {
     }
 }
 
-/// The n-queens model of the textbook, in the compiled setting: the counts of OEIS
-/// A000170, with the node counts of the general loop.
+/// The n-queens model of the textbook, in the compiled setting (or, with `inert`, forced
+/// through the general loop).
+fn queens(n: usize, inert: bool) -> Model {
+    let mut m = Model::new();
+    let vars = m.int_vars(n, 0, n as i32 - 1).unwrap();
+    for i in 0..n {
+        for j in i + 1..n {
+            m.not_equal(vars[i], vars[j]).unwrap();
+            m.post(vars[i], vars[j], Relation::AbsDiffNotEqual((j - i) as i32))
+                .unwrap();
+        }
+    }
+    if inert {
+        m.add_propagator(Inert(vars));
+    }
+    m
+}
+
+/// The counts of OEIS A000170, with the node counts of the general loop.
 #[test]
 fn queens_counts_match_the_general_loop() {
-    let queens = |n: usize, inert: bool| {
-        let mut m = Model::new();
-        let vars = m.int_vars(n, 0, n as i32 - 1).unwrap();
-        for i in 0..n {
-            for j in i + 1..n {
-                m.not_equal(vars[i], vars[j]).unwrap();
-                m.post(vars[i], vars[j], Relation::AbsDiffNotEqual((j - i) as i32))
-                    .unwrap();
-            }
-        }
-        if inert {
-            m.add_propagator(Inert(vars));
-        }
-        m
-    };
     for (n, count) in [(4, 2), (5, 10), (6, 4), (7, 40), (8, 92)] {
         let (compiled, general) = (queens(n, false), queens(n, true));
         for strategy in ["static/asc/fc", "mrv/asc/fc"] {
@@ -253,6 +255,36 @@ fn queens_counts_match_the_general_loop() {
             );
             assert_eq!(a.count().solutions, count, "n = {n}, {strategy}");
             assert_eq!(b.count().solutions, count);
+            assert_eq!(
+                comparable(a.stats()),
+                comparable(b.stats()),
+                "n = {n}, {strategy}"
+            );
+        }
+    }
+}
+
+/// A search begun with restarts runs in the general loop; `count` turns restarts off and
+/// carries it on in the compiled loop, from the general loop's frames.
+#[test]
+fn counting_carries_on_a_search_begun_with_restarts() {
+    for (n, count) in [(5, 10), (6, 4), (8, 92)] {
+        let (compiled, general) = (queens(n, false), queens(n, true));
+        for strategy in ["static/asc/fc", "mrv/asc/fc"] {
+            let config = || SearchConfig {
+                restarts: Some(Restarts::Luby { scale: 1_000_000 }),
+                ..SearchConfig::with_strategy(strategy.parse().unwrap())
+            };
+            let mut a = Solver::new(&compiled, config()).unwrap();
+            let mut b = Solver::new(&general, config()).unwrap();
+            assert_eq!(a.solve(), b.solve(), "n = {n}, {strategy}: first solution");
+            let rest = a.count().solutions;
+            assert_eq!(
+                rest + 1,
+                count,
+                "n = {n}, {strategy}: the solutions after the first"
+            );
+            assert_eq!(b.count().solutions, rest);
             assert_eq!(
                 comparable(a.stats()),
                 comparable(b.stats()),

@@ -101,7 +101,7 @@ impl Solver<'_> {
                     mark: store.mark(),
                     open: false,
                     last: None,
-                    untried: 0,
+                    untried: store.words[var],
                     start: 0,
                     len: 0,
                     pos: 0,
@@ -124,22 +124,19 @@ impl Solver<'_> {
             if let Some(kind) = limit_hit(&config.limits, stats.nodes, *started) {
                 break Step::Limit(kind);
             }
-            // The next value above the last one tried.
-            let word = store.words[var];
-            let untried = match top.last {
-                None => word,
-                Some(last) => match last - store.base + 1 {
-                    from @ 0..64 => word & (!0u64 << from),
-                    _ => 0,
-                },
-            };
+            // The lowest value not tried yet. The frame keeps `untried` and `last` as the
+            // general loop does, so either loop can carry on the other's search (`count`
+            // after a `solve` with restarts switches to this one).
+            let untried = top.untried;
             if untried == 0 {
                 frames.pop();
                 continue;
             }
             let rel = untried.trailing_zeros();
+            top.untried = untried & (untried - 1);
             let a = store.base + rel as i32;
             top.last = Some(a);
+            let word = store.words[var];
             top.open = true;
             stats.nodes += 1;
             stats.max_depth = stats.max_depth.max(depth);
