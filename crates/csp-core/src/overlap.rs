@@ -374,14 +374,17 @@ impl PermutationOverlaps {
         self.pairs.is_empty()
     }
 
-    /// On the uniform word layout: the first pair whose locked values are still present
-    /// on the other side, if any.
+    /// On the uniform word layout: sets `found` to the pairs whose locked values are still
+    /// present on the other side, in order. `false` (and `found` untouched) when the
+    /// domains are not on that layout.
     ///
     /// For a pair with shared part `S`, this is the test of [`PermutationOverlap::locked`]
     /// on sides `A` and `B`: a value of `S` is outside `A \ S` when fewer than two groups
     /// of `A` hold it, and inside `B \ S` when two groups of `B` do.
-    fn first_to_prune(&self, ctx: &PropagationContext<'_>) -> Option<usize> {
-        let (words, _) = ctx.uniform_words()?;
+    fn pairs_to_prune(&self, ctx: &PropagationContext<'_>, found: &mut SmallVec<[u32; 64]>) -> bool {
+        let Some((words, _)) = ctx.uniform_words() else {
+            return false;
+        };
         // On the stack up to 256 groups and splits (a 16x16 board has 128 and 64). Filled
         // through plain slices: pushing one by one costs more than the unions themselves.
         let mut union_buf: SmallVec<[u64; 256]> = SmallVec::from_elem(0, self.group_start.len() - 1);
@@ -408,11 +411,15 @@ impl PermutationOverlaps {
             let locking = if once.count_ones() == size { !twice } else { 0 };
             *count = SplitCounts { twice, locking };
         }
-        self.sides.iter().position(|sides| {
+        found.clear();
+        for (i, sides) in self.sides.iter().enumerate() {
             let (a, b) = (counts[sides.a as usize], counts[sides.b as usize]);
             let locked = a.locking & b.twice | b.locking & a.twice;
-            unions[sides.shared as usize] & locked != 0
-        })
+            if unions[sides.shared as usize] & locked != 0 {
+                found.push(i as u32);
+            }
+        }
+        true
     }
 
     /// Every pair with its own code, until a round changes nothing.
@@ -446,13 +453,18 @@ impl Propagator for PermutationOverlaps {
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>, event: Event) -> Result<(), Conflict> {
-        if ctx.uniform_words().is_none() {
+        // Most runs find nothing locked. The pairs that prune do so with their own code
+        // (each reads the domains the ones before it left), then the unions are read
+        // again: their pruning may enable other pairs.
+        let mut found = SmallVec::new();
+        if !self.pairs_to_prune(ctx, &mut found) {
             return self.propagate_pairs(ctx, event);
         }
-        // Most runs find nothing locked. A pair that prunes does so with its own code, and
-        // the unions are read again (its pruning may enable another pair's).
-        while let Some(i) = self.first_to_prune(ctx) {
-            self.pairs[i].propagate(ctx, event)?;
+        while !found.is_empty() {
+            for &i in &found {
+                self.pairs[i as usize].propagate(ctx, event)?;
+            }
+            self.pairs_to_prune(ctx, &mut found);
         }
         Ok(())
     }
