@@ -223,104 +223,129 @@ fn full_mask(side: usize) -> u64 {
 
 /// The candidates of every cell (bit `v - 1` for value `v`) after naked and hidden singles
 /// have run to a fixpoint from the givens, or `None` if they meet a contradiction.
-/// A cell's value leaves its peers as soon as it is known; when that has settled, every
-/// unit is scanned for hidden singles, and so on until nothing changes.
+///
+/// Each unit keeps the values placed in it, so placing a value is three ORs and an open
+/// cell's candidates are its old ones minus what its three units hold: sweeps over the open
+/// cells place every naked single until none is left, then one pass over the units places
+/// the hidden singles, and so on until neither finds anything.
 fn singles_candidates(order: usize, puzzle: &Grid) -> Option<Vec<u64>> {
     let units = Units::of_order(order).expect("an order within MIN_ORDER..=MAX_ORDER");
     let full = full_mask(order * order);
     let mut cands: Vec<u64> = Vec::with_capacity(puzzle.cells().len());
-    // Cells known but not yet removed from their peers.
-    let mut known: Vec<usize> = Vec::with_capacity(puzzle.cells().len());
-    // Cells with several candidates.
-    let mut open = puzzle.cells().len();
+    let mut placed = vec![0u64; units.unit_count()];
+    let mut open: Vec<usize> = Vec::with_capacity(puzzle.cells().len());
+    // Units whose cells lost candidates since their last hidden-singles pass: a pass over
+    // an unchanged unit finds nothing new.
+    let mut dirty = vec![true; units.unit_count()];
     for (cell, &v) in puzzle.cells().iter().enumerate() {
         if v == 0 {
             cands.push(full);
+            open.push(cell);
         } else {
-            cands.push(1 << (v - 1));
-            known.push(cell);
-            open -= 1;
+            let bit = 1 << (v - 1);
+            cands.push(bit);
+            place(&mut placed, units.units_of(cell), bit)?;
         }
     }
-    // Units changed since their last scan: a scan of an unchanged unit finds nothing new,
-    // so skipping it leaves every round's outcome as it was.
-    let mut dirty = vec![true; units.unit_count()];
     loop {
-        while let Some(cell) = known.pop() {
-            let bit = cands[cell];
-            for &peer in units.peers(cell) {
-                let d = cands[peer];
-                if d & bit != 0 {
-                    let left = d & !bit;
-                    if left == 0 {
-                        return None;
-                    }
-                    cands[peer] = left;
-                    for u in units.units_of(peer) {
+        // Naked singles, sweep after sweep while some cell gets down to one value.
+        loop {
+            let before = open.len();
+            let mut i = 0;
+            while i < open.len() {
+                let cell = open[i];
+                let [a, b, c] = units.units_of(cell);
+                let left = cands[cell] & !(placed[a] | placed[b] | placed[c]);
+                if left == 0 {
+                    return None;
+                }
+                if left != cands[cell] {
+                    cands[cell] = left;
+                    for u in [a, b, c] {
                         dirty[u] = true;
                     }
-                    if left & (left - 1) == 0 {
-                        known.push(peer);
-                        open -= 1;
-                    }
+                }
+                if left & (left - 1) == 0 {
+                    place(&mut placed, [a, b, c], left)?;
+                    open.swap_remove(i);
+                } else {
+                    i += 1;
                 }
             }
+            if open.is_empty() {
+                return Some(cands);
+            }
+            if open.len() == before {
+                break;
+            }
         }
-        // Consistent singles everywhere: no unit can miss a value.
-        if open == 0 {
-            return Some(cands);
-        }
+        // Hidden singles: candidates are settled against every placed value here.
+        let mut found = false;
         for (u, cells) in units.all().enumerate() {
-            if std::mem::take(&mut dirty[u]) {
-                let fixed = hidden_singles(cells, full, &mut cands, &mut known)?;
-                if fixed > 0 {
-                    open -= fixed;
-                    for &c in &known[known.len() - fixed..] {
-                        for v in units.units_of(c) {
-                            dirty[v] = true;
-                        }
-                    }
+            if !std::mem::take(&mut dirty[u]) {
+                continue;
+            }
+            let mut fresh = hidden_singles(cells, full, placed[u], &mut cands)?;
+            while fresh != 0 {
+                let bit = fresh & fresh.wrapping_neg();
+                fresh &= fresh - 1;
+                let cell = *cells
+                    .iter()
+                    .find(|&&c| cands[c] == bit)
+                    .expect("the cell given the value");
+                let own = units.units_of(cell);
+                place(&mut placed, own, bit)?;
+                for v in own {
+                    dirty[v] = true;
                 }
+                found = true;
             }
         }
-        if known.is_empty() {
+        if !found {
             return Some(cands);
         }
+        open.retain(|&cell| cands[cell] & (cands[cell] - 1) != 0);
     }
 }
 
-/// Hidden singles in one unit: a value held by one cell only goes there (and the cell joins
-/// `known`). Returns how many cells that fixed, or `None` if the unit misses a value or a
-/// cell would have to take two.
-fn hidden_singles(cells: &[usize], full: u64, cands: &mut [u64], known: &mut Vec<usize>) -> Option<usize> {
-    // `solo`: the values of cells with one candidate, which have nothing left to take.
-    let (mut once, mut twice, mut solo) = (0u64, 0u64, 0u64);
+/// Places `bit` in three units, or `None` if one of them holds it already.
+fn place(placed: &mut [u64], units: [usize; 3], bit: u64) -> Option<()> {
+    for u in units {
+        if placed[u] & bit != 0 {
+            return None;
+        }
+        placed[u] |= bit;
+    }
+    Some(())
+}
+
+/// Hidden singles in one unit whose cells holding one value hold `placed`: a value held by
+/// one cell only goes there. Returns the values it placed, or `None` if the unit misses a
+/// value or a cell would have to take two.
+fn hidden_singles(cells: &[usize], full: u64, placed: u64, cands: &mut [u64]) -> Option<u64> {
+    let (mut once, mut twice) = (0u64, 0u64);
     for &c in cells {
         let d = cands[c];
         twice |= once & d;
         once |= d;
-        solo |= if d & d.wrapping_sub(1) == 0 { d } else { 0 };
     }
     if once != full {
         return None;
     }
-    let unique = once & !twice;
-    if unique & !solo == 0 {
+    let unique = once & !twice & !placed;
+    if unique == 0 {
         return Some(0);
     }
-    let mut fixed = 0;
     for &c in cells {
-        let (d, mine) = (cands[c], cands[c] & unique);
+        let mine = cands[c] & unique;
         if mine & mine.wrapping_sub(1) != 0 {
             return None; // the only place for two values
         }
-        if mine != 0 && mine != d {
+        if mine != 0 {
             cands[c] = mine;
-            known.push(c);
-            fixed += 1;
         }
     }
-    Some(fixed)
+    Some(unique)
 }
 
 #[cfg(test)]
@@ -330,13 +355,9 @@ mod tests {
     #[test]
     fn hidden_singles_take_the_only_place_of_a_value() {
         let mut cands = [0b0011, 0b0110, 0b1110, 0b0110];
-        let mut known = Vec::new();
-        assert_eq!(
-            hidden_singles(&[0, 1, 2, 3], 0b1111, &mut cands, &mut known),
-            Some(2)
-        );
+        // 1 and 4 have one place each.
+        assert_eq!(hidden_singles(&[0, 1, 2, 3], 0b1111, 0, &mut cands), Some(0b1001));
         assert_eq!(cands, [0b0001, 0b0110, 0b1000, 0b0110]);
-        assert_eq!(known, vec![0, 2]);
     }
 
     #[test]
@@ -344,10 +365,7 @@ mod tests {
         // Only cell 0 can take 1 and 2, whether or not it holds anything else.
         for first in [0b0011, 0b0111] {
             let mut cands = [first, 0b1100, 0b1100, 0b1100];
-            assert_eq!(
-                hidden_singles(&[0, 1, 2, 3], 0b1111, &mut cands, &mut Vec::new()),
-                None
-            );
+            assert_eq!(hidden_singles(&[0, 1, 2, 3], 0b1111, &mut cands), None);
         }
     }
 }
