@@ -42,10 +42,21 @@ pub struct BinaryConstraint {
     pub relation: Relation,
 }
 
+/// Relations per unordered pair `(lo, hi)`; the flag is set when posted as `(hi, lo)`.
+pub(crate) type PairRelations = BTreeMap<(VarId, VarId), Vec<(Relation, bool)>>;
+
+/// Up to this many variables, a GAC all-different constraint is its matching filter
+/// alone: on so few variables the filter costs about what a pass of hidden singles does,
+/// so a separate singles stage only adds runs (9x9 Sudoku: 7 to 11% fewer instructions
+/// without it). On more, the cheap stage settles most changes before the filter runs
+/// (16x16 and 25x25 Sudoku: 4 to 37% fewer with it).
+pub const GAC_ALONE_MAX_ARITY: usize = 9;
+
 /// A constraint satisfaction problem: variables with finite domains, some fixed to
 /// a value (givens), binary constraints and n-ary propagators.
 ///
-/// Cloning is cheap enough to do per puzzle: the compiled network is shared.
+/// Everything but the givens is shared between clones (copied on write), so that a
+/// model per puzzle costs one vector of givens.
 ///
 /// ```
 /// use csp_core::{Model, Relation};
@@ -58,11 +69,6 @@ pub struct BinaryConstraint {
 /// assert!(m.is_solution(&[1, 2]));
 /// assert!(!m.is_solution(&[2, 2]));
 /// ```
-/// Relations per unordered pair `(lo, hi)`; the flag is set when posted as `(hi, lo)`.
-pub(crate) type PairRelations = BTreeMap<(VarId, VarId), Vec<(Relation, bool)>>;
-
-/// Everything but the givens is shared between clones (copied on write), so that a
-/// model per puzzle costs one vector of givens.
 #[derive(Clone, Default)]
 pub struct Model {
     names: Arc<Vec<String>>,
@@ -221,8 +227,9 @@ impl Model {
     }
 
     /// Posts all-different over the views `vars[i] + offsets[i]` (as in the n-queens
-    /// diagonals `x_i + i` and `x_i - i`). At [`Strength::Gac`] this adds two propagators:
-    /// fast hidden singles, and the matching-based filter at low priority.
+    /// diagonals `x_i + i` and `x_i - i`). At [`Strength::Gac`] over more than
+    /// [`GAC_ALONE_MAX_ARITY`] variables this adds two propagators: fast hidden singles,
+    /// and the matching-based filter at low priority; over fewer, the filter alone.
     pub fn all_different_offsets(
         &mut self,
         vars: &[VarId],
@@ -239,7 +246,7 @@ impl Model {
         for &v in vars {
             self.check_var(v)?;
         }
-        if strength == Strength::Gac {
+        if strength == Strength::Gac && vars.len() > GAC_ALONE_MAX_ARITY {
             // The matching runs at low priority; hidden singles do the cheap part first.
             self.add_propagator(AllDifferent::new(
                 vars.to_vec(),

@@ -365,7 +365,7 @@ mod tests {
         // Only cell 0 can take 1 and 2, whether or not it holds anything else.
         for first in [0b0011, 0b0111] {
             let mut cands = [first, 0b1100, 0b1100, 0b1100];
-            assert_eq!(hidden_singles(&[0, 1, 2, 3], 0b1111, &mut cands), None);
+            assert_eq!(hidden_singles(&[0, 1, 2, 3], 0b1111, 0, &mut cands), None);
         }
     }
 }
