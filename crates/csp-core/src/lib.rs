@@ -73,7 +73,7 @@ pub use local::{Annealing, AnnealingModel, AnnealingRun, AnnealingStats, anneal}
 pub use local::{
     ConflictModel, LocalOutcome, LocalRun, LocalStats, MinConflicts, ModelConflicts, min_conflicts,
 };
-pub use model::{BinaryConstraint, GAC_ALONE_MAX_ARITY, Model, VarId};
+pub use model::{BinaryConstraint, Model, VarId};
 pub use overlap::{PermutationOverlap, PermutationOverlaps};
 pub use propagator::{Conflict, Event, Priority, PropagationContext, Propagator, Wake};
 pub use relation::{PairPredicate, Relation};
