@@ -233,21 +233,24 @@ fn singles_on_words(doms: &mut [u64]) -> Result<u64, Conflict> {
         if twice & fixed == 0 && unique == 0 {
             return Ok(changed);
         }
-        let mut again = false;
+        // Without branches on the views: whether a view is open (or keeps its unique
+        // values, or fails) follows no pattern a predictor could learn.
+        let (mut again, mut failed) = (false, false);
         for (i, d) in doms.iter_mut().enumerate() {
             let x = *d;
-            if x & x.wrapping_sub(1) == 0 {
-                continue;
-            }
+            let open = x & x.wrapping_sub(1) != 0;
             let (rest, mine) = (x & !fixed, x & unique);
             // A view left with exactly its unique values stays as it is: GAC settles it.
-            let left = if mine == 0 || mine == rest { rest } else { mine };
-            if left == 0 || left != rest && mine & (mine - 1) != 0 {
-                return Err(Conflict); // no value left, or two that only this view can take
-            }
-            again |= left & (left - 1) == 0;
-            changed |= u64::from(left != x) << i;
-            *d = left;
+            let left = if (mine == 0) | (mine == rest) { rest } else { mine };
+            // No value left, or two that only this view can take.
+            failed |= open & ((left == 0) | ((left != rest) & (mine & mine.wrapping_sub(1) != 0)));
+            let new = if open { left } else { x };
+            again |= open & (new & new.wrapping_sub(1) == 0);
+            changed |= u64::from(new != x) << i;
+            *d = new;
+        }
+        if failed {
+            return Err(Conflict);
         }
         if !again {
             return Ok(changed);

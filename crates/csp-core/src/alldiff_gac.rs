@@ -143,7 +143,7 @@ fn filter_word_n<const N: usize>(
     lo: i64,
     ctx: &mut PropagationContext<'_>,
 ) -> Result<(), Conflict> {
-    let mut fixed_vals = 0u64;
+    let (mut fixed_vals, mut failed) = (0u64, false);
     // The open views: position in `vars`, shift into the window, values before and
     // after removing the fixed values (bit k = value lo + k).
     let mut position = [0u8; N];
@@ -165,20 +165,20 @@ fn filter_word_n<const N: usize>(
                 (to_window(ctx.bits(var)[0], s), s)
             }
         };
-        if w == 0 {
-            return Err(Conflict); // an empty domain
-        }
-        if w & (w - 1) == 0 {
-            if fixed_vals & w != 0 {
-                return Err(Conflict); // two views fixed to one value
-            }
-            fixed_vals |= w;
-        } else {
-            position[n] = i as u8;
-            shift[n] = s as i8;
-            before[n] = w;
-            n += 1;
-        }
+        // Without branches: which views are fixed follows no learnable pattern. Each
+        // view is written at `n`, which moves on for open views only.
+        let single = w & w.wrapping_sub(1) == 0;
+        let fixed = if single { w } else { 0 };
+        // An empty domain, or two views fixed to one value.
+        failed |= (w == 0) | (fixed_vals & fixed != 0);
+        fixed_vals |= fixed;
+        position[n] = i as u8;
+        shift[n] = s as i8;
+        before[n] = w;
+        n += usize::from(!single);
+    }
+    if failed {
+        return Err(Conflict);
     }
     let in_place = uniform.is_some();
     if n == 0 {
