@@ -60,6 +60,7 @@ mod network;
 mod overlap;
 mod propagator;
 mod relation;
+mod ring;
 mod search;
 mod stats;
 mod store;

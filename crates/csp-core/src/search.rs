@@ -18,6 +18,7 @@ use crate::error::ConfigError;
 use crate::model::{Model, VarId};
 use crate::network::{Network, PropFlags};
 use crate::propagator::{ChangeList, Event, Priority, PropagationContext, Propagator};
+use crate::ring::Ring;
 use crate::stats::{Count, LimitKind, Outcome, Stats};
 use crate::store::{FcCounts, FcStop, Mark, Store};
 
@@ -141,9 +142,10 @@ pub struct Solver<'m> {
     lcv_scores: Vec<(u64, i32)>,
     arc_queue: VecDeque<u32>,
     arc_queued: Vec<bool>,
-    prop_queue: VecDeque<(u32, u32)>,
+    /// Pending propagator runs by priority (fast, then slow): `(propagator, local)`, where
+    /// `local` is a variable position for fixed events and `CHANGED` otherwise.
+    queues: [Ring<(u32, u32)>; 2],
     /// Changed events of slow propagators: run only when nothing else is pending.
-    slow_queue: VecDeque<u32>,
     prop_change_queued: Vec<bool>,
     changes: ChangeList,
     /// For mrv-degree: distinct neighbours and how many of them are unassigned.
@@ -223,8 +225,10 @@ impl<'m> Solver<'m> {
             lcv_scores: Vec::new(),
             arc_queue: VecDeque::with_capacity(network.arcs.len().min(1 << 20)),
             arc_queued: vec![false; network.arcs.len()],
-            prop_queue: VecDeque::with_capacity(props.len() * 2),
-            slow_queue: VecDeque::with_capacity(props.len()),
+            queues: [
+                Ring::with_capacity(props.len() * 2),
+                Ring::with_capacity(props.len()),
+            ],
             prop_change_queued: vec![false; props.len()],
             changes: ChangeList::new(n),
             neighbours,
@@ -499,7 +503,7 @@ impl<'m> Solver<'m> {
                 let changes_only =
                     network.arcs.is_empty() && self.prop_flags.iter().all(|f| !f.wake.on_fixed());
                 for var in model.vars() {
-                    if changes_only && self.prop_queue.len() + self.slow_queue.len() == self.props.len() {
+                    if changes_only && self.queues[0].len() + self.queues[1].len() == self.props.len() {
                         break;
                     }
                     if self.store.size(var) == 1 {
@@ -1107,10 +1111,7 @@ impl<'m> Solver<'m> {
     fn enqueue_prop_change_at(&mut self, p: usize, priority: Priority) {
         if !self.prop_change_queued[p] {
             self.prop_change_queued[p] = true;
-            match priority {
-                Priority::Fast => self.prop_queue.push_back((p as u32, CHANGED)),
-                Priority::Slow => self.slow_queue.push_back(p as u32),
-            }
+            self.queues[priority as usize].push_back((p as u32, CHANGED));
         }
     }
 
@@ -1147,27 +1148,29 @@ impl<'m> Solver<'m> {
         // Borrowed apart (the flags as a plain slice), the queues stay in registers
         // across the watches.
         let Solver {
-            prop_queue,
-            slow_queue,
+            queues,
             prop_change_queued,
             ..
         } = self;
         let prop_change_queued = &mut prop_change_queued[..];
-        for watch in network.watches.row(var.index()) {
+        let watches = network.watches.row(var.index());
+        // Room for a fixed event and a change per watch on the fast queue, a change on the
+        // slow one.
+        queues[Priority::Fast as usize].reserve(2 * watches.len());
+        queues[Priority::Slow as usize].reserve(watches.len());
+        for watch in watches {
             let flags = watch.flags;
+            // The flags repeat from variable to variable: a branch on them is learnt.
             if fixed && flags.wake.on_fixed() {
-                prop_queue.push_back((watch.prop, watch.local));
+                queues[Priority::Fast as usize].push_back((watch.prop, watch.local));
             }
-            if flags.wake.on_change() && (watch.prop != source || !flags.idempotent) {
-                let queued = &mut prop_change_queued[watch.prop as usize];
-                if !*queued {
-                    *queued = true;
-                    match flags.priority {
-                        Priority::Fast => prop_queue.push_back((watch.prop, CHANGED)),
-                        Priority::Slow => slow_queue.push_back(watch.prop),
-                    }
-                }
-            }
+            // Whether the propagator is queued already follows no pattern: it is pushed
+            // without a branch on that (see `Ring::push_if`).
+            let wants = flags.wake.on_change() & ((watch.prop != source) | !flags.idempotent);
+            let queued = &mut prop_change_queued[watch.prop as usize];
+            let push = wants & !*queued;
+            *queued |= wants;
+            queues[flags.priority as usize].push_if((watch.prop, CHANGED), push);
         }
     }
 
@@ -1178,11 +1181,10 @@ impl<'m> Solver<'m> {
             for arc in self.arc_queue.drain(..) {
                 self.arc_queued[arc as usize] = false;
             }
-            for (p, _) in self.prop_queue.drain(..) {
-                self.prop_change_queued[p as usize] = false;
-            }
-            for p in self.slow_queue.drain(..) {
-                self.prop_change_queued[p as usize] = false;
+            for queue in &mut self.queues {
+                while let Some((p, _)) = queue.pop_front() {
+                    self.prop_change_queued[p as usize] = false;
+                }
             }
             self.changes.clear();
         }
@@ -1209,10 +1211,7 @@ impl<'m> Solver<'m> {
                     }
                     self.announce_change(network, arc.x, Some(arc.y));
                 }
-            } else if let Some((p, local)) = self
-                .prop_queue
-                .pop_front()
-                .or_else(|| self.slow_queue.pop_front().map(|p| (p, CHANGED)))
+            } else if let Some((p, local)) = self.queues[0].pop_front().or_else(|| self.queues[1].pop_front())
             {
                 let event = if local == CHANGED {
                     self.prop_change_queued[p as usize] = false;
