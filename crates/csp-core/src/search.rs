@@ -1161,7 +1161,7 @@ impl<'m> Solver<'m> {
         for watch in watches {
             let flags = watch.flags;
             // The flags repeat from variable to variable: a branch on them is learnt.
-            if fixed && flags.wake.on_fixed() {
+            if flags.wake.on_fixed() && fixed {
                 queues[Priority::Fast as usize].push_back((watch.prop, watch.local));
             }
             // Whether the propagator is queued already follows no pattern: it is pushed
