@@ -145,7 +145,7 @@ pub struct Solver<'m> {
     /// Pending propagator runs by priority (fast, then slow): `(propagator, local)`, where
     /// `local` is a variable position for fixed events and `CHANGED` otherwise.
     queues: [Ring<(u32, u32)>; 2],
-    /// Changed events of slow propagators: run only when nothing else is pending.
+    /// Whether a propagator has a changed event queued.
     prop_change_queued: Vec<bool>,
     changes: ChangeList,
     /// For mrv-degree: distinct neighbours and how many of them are unassigned.
@@ -503,7 +503,7 @@ impl<'m> Solver<'m> {
                 let changes_only =
                     network.arcs.is_empty() && self.prop_flags.iter().all(|f| !f.wake.on_fixed());
                 for var in model.vars() {
-                    if changes_only && self.queues[0].len() + self.queues[1].len() == self.props.len() {
+                    if changes_only && self.queues.iter().map(Ring::len).sum::<usize>() == self.props.len() {
                         break;
                     }
                     if self.store.size(var) == 1 {
@@ -1211,8 +1211,7 @@ impl<'m> Solver<'m> {
                     }
                     self.announce_change(network, arc.x, Some(arc.y));
                 }
-            } else if let Some((p, local)) = self.queues[0].pop_front().or_else(|| self.queues[1].pop_front())
-            {
+            } else if let Some((p, local)) = self.queues.iter_mut().find_map(Ring::pop_front) {
                 let event = if local == CHANGED {
                     self.prop_change_queued[p as usize] = false;
                     Event::Changed
