@@ -614,6 +614,34 @@ fn count_prints_exact_counts_one_per_line() {
     assert_eq!(code(&out), 0, "an exact count of 0 is an answer");
 }
 
+/// Restarts after a few nodes each: the nogoods they record keep every count exact,
+/// for the default strategy and for the textbook pairwise model under forward checking.
+#[test]
+fn count_with_restarts_stays_exact() {
+    let (input, counts) = counted_sample();
+    for extra in [
+        &[][..],
+        &["--model", "pairwise", "--var", "mrv", "--inference", "fc"],
+    ] {
+        let mut args = vec!["sudoku", "count", "--restarts", "luby:3", "--format", "json"];
+        args.extend_from_slice(extra);
+        let out = run(&args, Some(&input));
+        assert_eq!(code(&out), 0, "{extra:?}: {}", stderr(&out));
+        let lines = json_lines(&out);
+        let printed: Vec<u64> = lines.iter().map(|l| l["solutions"].as_u64().unwrap()).collect();
+        assert_eq!(printed, counts, "{extra:?}");
+        let restarts: u64 = lines.iter().map(|l| l["restarts"].as_u64().unwrap_or(0)).sum();
+        assert!(restarts > 0, "{extra:?}: the runs restarted");
+    }
+    let out = run(&["sudoku", "count", "--restarts", "often"], Some(&input));
+    assert_eq!(code(&out), 2, "a bad policy is a usage error");
+    assert!(
+        stderr(&out).contains("unknown restart policy"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 #[test]
 fn count_with_limit_2_checks_uniqueness() {
     let (input, counts) = counted_sample();

@@ -242,7 +242,10 @@ pub struct SearchConfig {
     pub strategy: Strategy,
     /// Tie-breaking in the variable order. Default: lowest index.
     pub tie_break: TieBreak,
-    /// Randomised restarts (first-solution search only). Default: none.
+    /// Restarts: each run stops at the policy's node cutoff and the next starts from the
+    /// root, keeping the dom/wdeg weights. Every subtree a run finished is recorded as a
+    /// nogood, so the search stays complete and enumerating or counting stays exact.
+    /// Default: none.
     pub restarts: Option<Restarts>,
     /// Seed of the generator behind random tie-breaks and value orders. Default: 0.
     pub seed: u64,

@@ -3,6 +3,8 @@
 
 use thiserror::Error;
 
+use crate::config::Inference;
+
 /// A model that cannot be built as asked.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum ModelError {
@@ -52,9 +54,9 @@ pub enum ModelError {
 /// A search configuration that cannot run.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum ConfigError {
-    /// Restarts only make sense when looking for one solution.
-    #[error("restarts can only be used to find one solution, not to enumerate or count")]
-    RestartsWhileEnumerating,
+    /// Failed-value probing runs on top of maintained arc consistency only.
+    #[error("probing needs inference mac, not {0}")]
+    ProbingWithoutMac(Inference),
 }
 
 /// A name that does not denote a strategy component (for parsing `--var` and friends).

@@ -17,7 +17,8 @@
 //! - [`ac3`] makes a network arc consistent on its own.
 //! - [`Solver`] finds one solution, enumerates them lazily or counts them, under
 //!   [`Limits`] on nodes, time, solutions and a cancel flag, with optional
-//!   [`Restarts`].
+//!   [`Restarts`] (the subtrees each run finished are kept as nogoods, so counts stay
+//!   exact).
 //! - Local search over complete assignments: [`min_conflicts`] (any [`ConflictModel`],
 //!   or any [`Model`] through [`ModelConflicts`]) and simulated annealing ([`anneal`]).
 //!

@@ -23,6 +23,9 @@ use crate::stats::{Count, LimitKind, Outcome, Stats};
 use crate::store::{FcCounts, FcStop, Mark, Store};
 
 mod compiled_fc;
+mod nogoods;
+
+use nogoods::{Added, Nogoods};
 
 /// Marks a "changed" entry in the propagator queue (instead of a local index).
 const CHANGED: u32 = u32::MAX;
@@ -176,11 +179,20 @@ pub struct Solver<'m> {
     /// The unassigned variables as a bitset, kept with `assigned`: the fast selections
     /// and the compiled forward-checking search visit just these.
     open_vars: Vec<u64>,
+    /// The nogoods recorded at restarts.
+    nogoods: Nogoods,
+    /// Fixed variables whose nogoods have not been visited yet (under MAC).
+    nogood_queue: Vec<VarId>,
+    /// Variables that lost a value to a nogood, to announce.
+    nogood_pruned: Vec<VarId>,
 }
 
 impl<'m> Solver<'m> {
     /// Prepares a search. Allocates every buffer the search needs up front.
     pub fn new(model: &'m Model, config: SearchConfig) -> Result<Solver<'m>, ConfigError> {
+        if config.probing && config.strategy.inference != Inference::Mac {
+            return Err(ConfigError::ProbingWithoutMac(config.strategy.inference));
+        }
         let network = model.network();
         let n = model.num_vars();
         let mut store = network.initial.clone();
@@ -247,6 +259,9 @@ impl<'m> Solver<'m> {
             selection,
             mac: strategy.inference == Inference::Mac,
             settled: 0,
+            nogoods: Nogoods::default(),
+            nogood_queue: Vec::new(),
+            nogood_pruned: Vec::new(),
             config,
             network,
         })
@@ -261,10 +276,9 @@ impl<'m> Solver<'m> {
         }
     }
 
-    /// Counts the remaining solutions, up to `limits.solutions` if set.
-    /// Restarts are ignored while counting.
+    /// Counts the remaining solutions, up to `limits.solutions` if set. With restarts,
+    /// the nogoods recorded at each restart keep every solution from being counted twice.
     pub fn count(&mut self) -> Count {
-        self.config.restarts = None;
         let mut found = 0u64;
         loop {
             if let Some(cap) = self.config.limits.solutions {
@@ -300,7 +314,6 @@ impl<'m> Solver<'m> {
     /// space is exhausted or a limit is reached. Returns why it stopped (`None`: exhausted
     /// or stopped by the callback).
     pub fn for_each_solution(&mut self, mut on_solution: impl FnMut(&[i32]) -> bool) -> Option<LimitKind> {
-        self.config.restarts = None;
         loop {
             match self.advance() {
                 Step::Solution => {
@@ -317,9 +330,6 @@ impl<'m> Solver<'m> {
     /// Lazily enumerates the solutions. The iterator ends when the space is exhausted
     /// or a limit is reached; [`Solver::stats`] tells which.
     pub fn solutions(&mut self) -> Result<Solutions<'_, 'm>, ConfigError> {
-        if self.config.restarts.is_some() {
-            return Err(ConfigError::RestartsWhileEnumerating);
-        }
         Ok(Solutions {
             solver: self,
             stopped: None,
@@ -409,7 +419,10 @@ impl<'m> Solver<'m> {
                 return Step::Limit(kind);
             }
             if self.restart_due() {
-                self.restart();
+                if !self.restart() {
+                    self.phase = Phase::Done;
+                    return Step::Exhausted;
+                }
                 continue;
             }
             match self.next_value() {
@@ -437,11 +450,23 @@ impl<'m> Solver<'m> {
         }
     }
 
-    /// Abandons the current run: back to the root state, with the next cutoff.
-    fn restart(&mut self) {
+    /// Abandons the current run: back to the root state, with the next cutoff. Each
+    /// subtree the run finished becomes a nogood (see [`nogoods`]), propagated at the
+    /// root. Returns `false` if that leaves no solution.
+    fn restart(&mut self) -> bool {
+        // The decision of each frame, bottom up, and each value a frame finished with.
+        let mut path = vec![(VarId(0), 0); self.frames.len()];
+        let mut finished = Vec::new();
         while let Some(frame) = self.frames.last().copied() {
+            let depth = self.frames.len() - 1;
+            let decision = frame.open.then(|| self.value[frame.var.index()]);
             if frame.open {
                 self.undo_node();
+            }
+            // The store is back at the frame's mark: the domain its values came from.
+            path[depth] = (frame.var, decision.unwrap_or_default());
+            for value in self.finished_values(&frame, decision) {
+                finished.push((depth, value));
             }
             self.frames.pop();
         }
@@ -452,7 +477,69 @@ impl<'m> Solver<'m> {
         self.run_start_nodes = self.stats.nodes;
         self.stats.restarts += 1;
         self.descend = true;
-        log::debug!("restart {} after {} nodes", self.run, self.stats.nodes);
+        log::debug!(
+            "restart {} after {} nodes, {} new nogoods",
+            self.run,
+            self.stats.nodes,
+            finished.len()
+        );
+        let holds = self.add_nogoods(&path, &finished);
+        self.root_mark = self.store.mark();
+        holds
+    }
+
+    /// The values `frame` finished with: tried (or skipped as inconsistent) and not the
+    /// `decision` still open. Reads the store at the frame's mark.
+    fn finished_values(&self, frame: &Frame, decision: Option<i32>) -> Vec<i32> {
+        let mut values: Vec<i32> = if self.config.strategy.value_order != ValueOrder::Asc {
+            let start = frame.start as usize;
+            self.value_stack[start..start + frame.pos as usize].to_vec()
+        } else if let Some(base) = self.store.uniform_base() {
+            let tried = self.store.bits(frame.var)[0] & !frame.untried;
+            (0..64)
+                .filter(|bit| tried >> bit & 1 == 1)
+                .map(|bit| base + bit)
+                .collect()
+        } else {
+            self.store
+                .values(frame.var)
+                .take_while(|&a| frame.last.is_some_and(|last| a <= last))
+                .collect()
+        };
+        values.retain(|&a| Some(a) != decision);
+        values
+    }
+
+    /// Records the nogoods `path[..depth] + (var of path[depth], value)` for each
+    /// `(depth, value)` in `finished`, at the root, and propagates them there.
+    fn add_nogoods(&mut self, path: &[(VarId, i32)], finished: &[(usize, i32)]) -> bool {
+        let network = Arc::clone(&self.network);
+        let mut lits = Vec::with_capacity(path.len());
+        let mut holds = true;
+        for &(depth, value) in finished {
+            lits.clear();
+            lits.extend_from_slice(&path[..depth]);
+            lits.push((path[depth].0, value));
+            self.stats.nogoods += 1;
+            match self.nogoods.add(&lits, &mut self.store, self.model.num_vars()) {
+                Added::Kept => {}
+                Added::Pruned(var) => {
+                    self.stats.pruned += 1;
+                    if self.mac {
+                        self.announce_change(&network, var, None);
+                    }
+                }
+                Added::Violated => {
+                    holds = false;
+                    break;
+                }
+            }
+        }
+        if !holds || (self.mac && !self.fixpoint(&network)) {
+            self.nogood_queue.clear();
+            return false;
+        }
+        true
     }
 
     // ----- the root -----
@@ -972,6 +1059,17 @@ impl<'m> Solver<'m> {
         // was the lowest forced variable (the fast selections take the first).
         let unchanged = removed == 0 && self.mac;
         self.settled = if unchanged { var.index() + 1 } else { 0 };
+        // Under MAC the announcement of `var` visits its nogoods.
+        if !self.mac && self.nogoods.watching(var) {
+            let mut pruned = std::mem::take(&mut self.nogood_pruned);
+            let holds = self.nogoods.on_fixed(var, &mut self.store, &mut pruned).is_ok();
+            self.stats.pruned += pruned.len() as u64;
+            pruned.clear();
+            self.nogood_pruned = pruned;
+            if !holds {
+                return false;
+            }
+        }
         match self.config.strategy.inference {
             Inference::None => true,
             Inference::Fc => self.forward_check(network, var),
@@ -1143,6 +1241,9 @@ impl<'m> Solver<'m> {
             }
         }
         let fixed = size == 1;
+        if fixed && self.nogoods.watching(var) {
+            self.nogood_queue.push(var);
+        }
         // No propagator has this index: a change from no propagator wakes every watch.
         let source = source.unwrap_or(u32::MAX);
         // Borrowed apart (the flags as a plain slice), the queues stay in registers
@@ -1187,13 +1288,18 @@ impl<'m> Solver<'m> {
                 }
             }
             self.changes.clear();
+            self.nogood_queue.clear();
         }
         ok
     }
 
     fn fixpoint_inner(&mut self, network: &Network) -> bool {
         loop {
-            if let Some(a) = self.arc_queue.pop_front() {
+            if let Some(var) = self.nogood_queue.pop() {
+                if !self.propagate_nogoods(network, var) {
+                    return false;
+                }
+            } else if let Some(a) = self.arc_queue.pop_front() {
                 self.arc_queued[a as usize] = false;
                 let arc = &network.arcs[a as usize];
                 if self.assigned[arc.x.index()] {
@@ -1230,6 +1336,21 @@ impl<'m> Solver<'m> {
                 return true;
             }
         }
+    }
+
+    /// Visits the nogoods watching the fixed `var` and announces what they prune.
+    fn propagate_nogoods(&mut self, network: &Network, var: VarId) -> bool {
+        let mut pruned = std::mem::take(&mut self.nogood_pruned);
+        let holds = self.nogoods.on_fixed(var, &mut self.store, &mut pruned).is_ok();
+        self.stats.pruned += pruned.len() as u64;
+        if holds {
+            for &other in &pruned {
+                self.announce_change(network, other, None);
+            }
+        }
+        pruned.clear();
+        self.nogood_pruned = pruned;
+        holds
     }
 
     /// Propagators whose pruning may be incomplete get the last word on a full assignment.

@@ -38,6 +38,8 @@ pub struct Stats {
     pub solutions: u64,
     /// Restarts made.
     pub restarts: u64,
+    /// Nogoods recorded at restarts (each subtree a run finished).
+    pub nogoods: u64,
     /// Values tried by failed-value probing (see [`crate::SearchConfig::probing`]).
     pub probes: u64,
     /// Wall-clock time, serialised as `elapsed_ms` (milliseconds, fractional).
@@ -62,6 +64,7 @@ impl Stats {
         self.max_depth = self.max_depth.max(other.max_depth);
         self.solutions += other.solutions;
         self.restarts += other.restarts;
+        self.nogoods += other.nogoods;
         self.probes += other.probes;
         self.elapsed += other.elapsed;
     }
@@ -79,6 +82,7 @@ impl fmt::Display for Stats {
         writeln!(f, "max_depth={}", self.max_depth)?;
         writeln!(f, "solutions={}", self.solutions)?;
         writeln!(f, "restarts={}", self.restarts)?;
+        writeln!(f, "nogoods={}", self.nogoods)?;
         writeln!(f, "probes={}", self.probes)?;
         write!(f, "elapsed_ms={:.3}", self.elapsed.as_secs_f64() * 1000.0)
     }

@@ -128,9 +128,6 @@ pub fn count(
     options: CountOptions,
 ) -> Result<CountReport, QueensError> {
     check_n(n, MAX_COUNT_N, "counting")?;
-    if config.restarts.is_some() {
-        return Err(csp_core::ConfigError::RestartsWhileEnumerating.into());
-    }
     // Each run: the first column's domain, and the weight of each solution found.
     let mut runs: Vec<(Option<Domain>, u64)> = Vec::with_capacity(2);
     if options.symmetry {

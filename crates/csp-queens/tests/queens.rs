@@ -224,12 +224,29 @@ fn bad_sizes_are_errors() {
         count(21, encoding, config.clone(), CountOptions::default()),
         Err(QueensError::TooLarge { .. })
     ));
-    let mut restarting = config;
-    restarting.restarts = Some(csp_core::Restarts::Luby { scale: 10 });
+    let mut probing = config.clone();
+    probing.probing = true;
+    probing.strategy.inference = csp_core::Inference::Fc;
     assert!(matches!(
-        count(6, encoding, restarting, CountOptions::default()),
+        count(6, encoding, probing, CountOptions::default()),
         Err(QueensError::Config(_))
     ));
+    // Restarts keep counts exact (the nogoods they record), with or without symmetry.
+    let mut restarting = config;
+    restarting.restarts = Some(csp_core::Restarts::Luby { scale: 2 });
+    for symmetry in [false, true] {
+        let options = CountOptions {
+            symmetry,
+            distinct: true,
+        };
+        let report = count(8, encoding, restarting.clone(), options).unwrap();
+        assert_eq!(
+            (report.solutions, report.distinct),
+            (92, Some(12)),
+            "symmetry {symmetry}"
+        );
+        assert!(report.stats.restarts > 0);
+    }
     assert!(local_search(0, &MinConflicts::default()).is_err());
     assert!(local_search(100_000_001, &MinConflicts::default()).is_err());
     assert!("alldiff:gac".parse::<Encoding>().is_ok());

@@ -116,9 +116,7 @@ impl CountReport {
 /// uniqueness).
 pub fn count(rules: &SudokuModel, puzzle: &Grid, config: &SearchConfig, cap: Option<u64>) -> CountReport {
     let model = rules.with_givens_for(puzzle, config.strategy.inference);
-    let mut config = config.clone();
-    config.restarts = None;
-    let mut solver = Solver::new(&model, config).expect("no restarts while counting");
+    let mut solver = Solver::new(&model, config.clone()).expect("a valid configuration");
     let mut solutions = 0u64;
     let mut first = None;
     let limit = solver.for_each_solution(|values| {
