@@ -1,6 +1,7 @@
 //! csp-core on its own, with models built here from `Relation`s: counting all 10-queens
-//! solutions under each of the 18 textbook strategies, AC-3 on a 9x9 pairwise Sudoku, and
-//! map colouring (Australia, and a larger synthetic map).
+//! solutions under each of the 18 textbook strategies (and with restarts, which record
+//! nogoods), AC-3 on a 9x9 pairwise Sudoku, and map colouring (Australia, and a larger
+//! synthetic map).
 //!
 //! `cargo bench --bench core`; sample sizes are small so the whole run takes about a minute.
 
@@ -8,7 +9,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion_main};
-use csp_core::{Model, Outcome, Relation, SearchConfig, Solver, Strategy, ac3};
+use csp_core::{Model, Outcome, Relation, Restarts, SearchConfig, Solver, Strategy, ac3};
 
 /// n-queens, one variable per column with the row as value: `x != y` and
 /// `|x - y| != distance` between every pair of columns.
@@ -47,6 +48,36 @@ fn ten_queens_per_strategy(c: &mut Criterion) {
     for strategy in Strategy::textbook() {
         group.bench_function(BenchmarkId::from_parameter(strategy), |b| {
             b.iter(|| assert_eq!(count_all(black_box(&model), strategy), 724))
+        });
+    }
+    group.finish();
+}
+
+/// Counting with restarts: every run's finished subtrees become nogoods, so the count stays
+/// exact; the cost of recording and propagating them shows against no restarts.
+fn ten_queens_with_restarts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("count-10-queens-restarts");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    let model = queens(10);
+    let strategy: Strategy = "dom-wdeg/asc/mac".parse().expect("a strategy");
+    for (name, restarts) in [
+        ("none", None),
+        ("luby-10", Some(Restarts::Luby { scale: 10 })),
+        ("luby-100", Some(Restarts::Luby { scale: 100 })),
+    ] {
+        let config = SearchConfig {
+            restarts,
+            ..SearchConfig::with_strategy(strategy)
+        };
+        group.bench_function(BenchmarkId::new(strategy.to_string(), name), |b| {
+            b.iter(|| {
+                let mut solver =
+                    Solver::new(black_box(&model), config.clone()).expect("a valid configuration");
+                assert_eq!(solver.count().solutions, 724);
+            })
         });
     }
     group.finish();
@@ -180,6 +211,12 @@ fn map_colouring(c: &mut Criterion) {
 #[allow(missing_docs)]
 mod group {
     use super::*;
-    criterion_group!(benches, ten_queens_per_strategy, ac3_on_sudoku, map_colouring);
+    criterion_group!(
+        benches,
+        ten_queens_per_strategy,
+        ten_queens_with_restarts,
+        ac3_on_sudoku,
+        map_colouring
+    );
 }
 criterion_main!(group::benches);
