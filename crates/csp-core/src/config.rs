@@ -177,7 +177,25 @@ impl FromStr for Strategy {
     }
 }
 
-/// Randomised restarts with a growing node cutoff.
+/// Restarts with a growing node cutoff.
+///
+/// Each run that reaches its cutoff starts again from the root; the dom/wdeg weights and,
+/// with random tie-breaks or value orders, the random stream carry on. The subtrees a run
+/// finished are recorded as nogoods, so nothing is searched twice and counts stay exact:
+///
+/// ```
+/// use csp_core::{Model, Restarts, SearchConfig, Solver};
+/// let mut m = Model::new();
+/// let v = m.int_vars(5, 1, 5).unwrap();
+/// m.all_different(&v).unwrap();
+/// let config = SearchConfig {
+///     restarts: Some(Restarts::Luby { scale: 2 }),
+///     ..SearchConfig::with_strategy("dom-wdeg/asc/mac".parse().unwrap())
+/// };
+/// let mut solver = Solver::new(&m, config).unwrap();
+/// assert_eq!(solver.count().solutions, 120, "5! permutations, each once");
+/// assert!(solver.stats().restarts > 0 && solver.stats().nogoods > 0);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Restarts {
