@@ -445,7 +445,9 @@ impl<'m> Solver<'m> {
 
     fn restart_due(&self) -> bool {
         match self.config.restarts {
-            Some(policy) => self.stats.nodes - self.run_start_nodes >= policy.cutoff(self.run),
+            Some(policy) => {
+                self.stats.nodes - self.run_start_nodes >= policy.cutoff(self.run) && self.nogoods.has_room()
+            }
             None => false,
         }
     }

@@ -15,6 +15,10 @@
 use crate::model::VarId;
 use crate::store::Store;
 
+/// The most literals stored (128 MiB). Past it the solver stops restarting: the run in
+/// progress goes on without a cutoff, which keeps the search complete.
+pub(crate) const MAX_LITERALS: usize = 1 << 24;
+
 /// A nogood is violated: all its literals hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Violated;
@@ -47,6 +51,11 @@ impl Nogoods {
     #[inline]
     pub(crate) fn watching(&self, var: VarId) -> bool {
         self.watches.get(var.index()).is_some_and(|w| !w.is_empty())
+    }
+
+    /// Whether the store has room for more nogoods: at most [`MAX_LITERALS`] literals.
+    pub(crate) fn has_room(&self) -> bool {
+        self.lits.len() < MAX_LITERALS
     }
 
     /// Adds the nogood `lits` at the root state of `store`, over `num_vars` variables.
