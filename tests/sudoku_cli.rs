@@ -633,7 +633,7 @@ fn count_with_restarts_stays_exact() {
         let restarts: u64 = lines.iter().map(|l| l["restarts"].as_u64().unwrap_or(0)).sum();
         assert!(restarts > 0, "{extra:?}: the runs restarted");
     }
-    let out = run(&["sudoku", "count", "--restarts", "often"], Some(&input));
+    let out = csp(&["sudoku", "count", "--restarts", "often", &path("4x4.txt")]);
     assert_eq!(code(&out), 2, "a bad policy is a usage error");
     assert!(
         stderr(&out).contains("unknown restart policy"),
