@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use csp_core::SearchConfig;
-use csp_sudoku::{Grid, PuzzleReader, Status, SudokuModel, count, default_model, default_strategy, solve};
+use csp_sudoku::{Grid, PuzzleReader, Status, SudokuModel, count, default_strategy, solve};
 
 /// Puzzles taken from each large collection.
 const COLLECTION_SAMPLE: usize = 200;
@@ -47,7 +47,7 @@ fn puzzle(name: &str, index: usize) -> Grid {
 /// The puzzle of a shipped file that takes the default strategy the most nodes to prove
 /// unique (node counts are deterministic, so the choice is stable).
 fn hardest(name: &str) -> Grid {
-    let rules = SudokuModel::new(3, default_model());
+    let rules = SudokuModel::default_for(3);
     read_puzzles(&shipped(name), usize::MAX)
         .into_iter()
         .max_by_key(|grid| count(&rules, grid, &config(), Some(2)).stats.nodes)
@@ -73,7 +73,7 @@ fn representative(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
     for (name, grid) in &puzzles {
-        let rules = SudokuModel::new(grid.order(), default_model());
+        let rules = SudokuModel::default_for(grid.order());
         // Check once outside the timing: the puzzle solves and is unique.
         let first = solve(&rules, grid, &config);
         assert!(
@@ -107,7 +107,7 @@ fn collections(c: &mut Criterion) {
         return;
     }
     let config = config();
-    let rules = SudokuModel::new(3, default_model());
+    let rules = SudokuModel::default_for(3);
     let mut group = c.benchmark_group("collections");
     // Flat sampling: one iteration (200 puzzles) of forum-hardest takes about a second.
     group

@@ -28,13 +28,15 @@ pub struct SudokuArgs {
 enum SudokuCommand {
     /// Solve every puzzle of a file (one per line) or one grid; one output per puzzle, in input order.
     ///
-    /// Default: the alldiff model with GAC (locked candidates from 16x16 up) and the
-    /// dom-wdeg/asc/mac strategy; --var, --val and --inference replace its parts.
+    /// Default: the alldiff model with locked candidates, singles up to 9x9 and GAC from
+    /// 16x16 up, and the dom-wdeg/asc/mac strategy; --var, --val and --inference replace
+    /// its parts.
     Solve(SolveArgs),
     /// Count the solutions of every puzzle.
     ///
-    /// Default: the alldiff model with GAC (locked candidates from 16x16 up) and the
-    /// dom-wdeg/asc/mac strategy; --var, --val and --inference replace its parts.
+    /// Default: the alldiff model with locked candidates, singles up to 9x9 and GAC from
+    /// 16x16 up, and the dom-wdeg/asc/mac strategy; --var, --val and --inference replace
+    /// its parts.
     Count(CountArgs),
     /// Compare search strategies on a puzzle file: nodes, backtracks and time per strategy.
     Compare(CompareArgs),
@@ -75,24 +77,26 @@ pub struct ModelArgs {
     /// all-different constraint per unit). Default: alldiff.
     #[arg(long, value_name = "MODEL", value_parser = ["pairwise", "alldiff"])]
     pub model: Option<String>,
-    /// All-different strength for the alldiff model: value, hidden, gac. Default: gac.
+    /// All-different strength for the alldiff model: value, hidden, gac. Default: hidden up
+    /// to 9x9, gac from 16x16 up.
     #[arg(long, value_name = "STRENGTH")]
     pub alldiff: Option<Strength>,
     /// Locked candidates for the alldiff model (each box linked with the rows and columns it
-    /// crosses): on or off. Default: on from 16x16 up.
+    /// crosses): on or off. Default: on from 9x9 up for the default model, from 16x16 up
+    /// when --alldiff is given.
     #[arg(long, value_name = "ON|OFF", value_parser = ["on", "off"])]
     pub locked: Option<String>,
 }
 
 impl ModelArgs {
-    /// The chosen model kind.
-    pub fn kind(&self) -> Result<ModelKind, CliError> {
-        let default = csp_sudoku::default_model();
+    /// The chosen model kind; `None`: the default of each order
+    /// ([`csp_sudoku::default_model`]).
+    pub fn kind(&self) -> Result<Option<ModelKind>, CliError> {
         match (self.model.as_deref(), self.alldiff) {
             (Some("pairwise"), Some(_)) => Err(usage("--alldiff only applies to --model alldiff")),
-            (Some("pairwise"), None) => Ok(ModelKind::Pairwise),
-            (_, Some(strength)) => Ok(ModelKind::AllDiff(strength)),
-            (_, None) => Ok(default),
+            (Some("pairwise"), None) => Ok(Some(ModelKind::Pairwise)),
+            (_, Some(strength)) => Ok(Some(ModelKind::AllDiff(strength))),
+            (_, None) => Ok(None),
         }
     }
 
@@ -204,7 +208,8 @@ pub fn run(args: SudokuArgs) -> Result<u8, CliError> {
 
 /// The rules for each order met in a batch, built once and shared by the workers.
 pub struct Rules {
-    kind: ModelKind,
+    /// `None`: [`csp_sudoku::default_model`] of each order.
+    kind: Option<ModelKind>,
     locked: Option<bool>,
     by_order: [std::sync::OnceLock<SudokuModel>; csp_sudoku::MAX_ORDER + 1],
 }
@@ -213,11 +218,17 @@ impl Rules {
     /// Rules of this kind, built on first use per order (locked candidates as
     /// [`csp_sudoku::default_locked`] says).
     pub fn new(kind: ModelKind) -> Rules {
-        Rules::with_locked(kind, None)
+        Rules::with_locked(Some(kind), None)
     }
 
-    /// Rules of this kind with locked candidates on, off, or (`None`) by default.
-    pub fn with_locked(kind: ModelKind, locked: Option<bool>) -> Rules {
+    /// The default model of each order ([`csp_sudoku::default_model`]).
+    pub fn by_default() -> Rules {
+        Rules::with_locked(None, None)
+    }
+
+    /// Rules of this kind (`None`: each order's default) with locked candidates on, off,
+    /// or (`None`) by default.
+    pub fn with_locked(kind: Option<ModelKind>, locked: Option<bool>) -> Rules {
         Rules {
             kind,
             locked,
@@ -227,9 +238,13 @@ impl Rules {
 
     /// The rules for `order`.
     pub fn get(&self, order: usize) -> &SudokuModel {
-        self.by_order[order].get_or_init(|| {
-            let locked = self.locked.unwrap_or_else(|| csp_sudoku::default_locked(order));
-            SudokuModel::build(order, self.kind, locked)
+        self.by_order[order].get_or_init(|| match (self.kind, self.locked) {
+            (None, None) => SudokuModel::default_for(order),
+            (None, Some(locked)) => SudokuModel::build(order, csp_sudoku::default_model(order), locked),
+            (Some(kind), locked) => {
+                let locked = locked.unwrap_or_else(|| csp_sudoku::default_locked(order));
+                SudokuModel::build(order, kind, locked)
+            }
         })
     }
 }

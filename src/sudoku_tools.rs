@@ -379,7 +379,7 @@ struct RateLine<'a> {
 pub fn run_rate(args: RateArgs) -> Result<u8, CliError> {
     let text = batch::read_input(args.input.file.as_deref())?;
     let puzzles = batch::puzzles(&text, args.input.input);
-    let rules = Rules::new(csp_sudoku::default_model());
+    let rules = Rules::by_default();
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let (mut total, mut errors) = (0usize, 0usize);
@@ -483,7 +483,7 @@ pub struct HintArgs {
 pub fn run_hint(args: HintArgs) -> Result<u8, CliError> {
     let text = batch::read_input(args.input.file.as_deref())?;
     let puzzles = batch::puzzles(&text, args.input.input);
-    let rules = Rules::new(csp_sudoku::default_model());
+    let rules = Rules::by_default();
     let mut out = std::io::stdout().lock();
     let mut failed = false;
     for (line, parsed) in &puzzles {

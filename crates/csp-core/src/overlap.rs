@@ -179,11 +179,8 @@ impl Propagator for PermutationOverlap {
 
     fn check(&self, values: &[i32]) -> bool {
         let (a, s, b) = self.parts();
-        let distinct = |range: std::ops::Range<usize>, extra: std::ops::Range<usize>| {
-            let picked: Vec<i32> = values[range].iter().chain(&values[extra]).copied().collect();
-            picked.iter().collect::<BTreeSet<_>>().len() == picked.len()
-        };
-        distinct(a.start..s.end, 0..0) && distinct(s, b)
+        all_distinct(values[a.start..s.end].iter().copied())
+            && all_distinct(values[s].iter().chain(&values[b]).copied())
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>, _event: Event) -> Result<(), Conflict> {
@@ -445,11 +442,9 @@ impl Propagator for PermutationOverlaps {
 
     fn check(&self, values: &[i32]) -> bool {
         // Both all-different constraints of every pair, each distinct one checked once.
-        self.scopes.iter().all(|scope| {
-            let mut picked: SmallVec<[i32; 64]> = scope.iter().map(|&i| values[i as usize]).collect();
-            picked.sort_unstable();
-            picked.windows(2).all(|w| w[0] != w[1])
-        })
+        self.scopes
+            .iter()
+            .all(|scope| all_distinct(scope.iter().map(|&i| values[i as usize])))
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>, event: Event) -> Result<(), Conflict> {
@@ -479,5 +474,53 @@ impl Propagator for PermutationOverlaps {
 
     fn name(&self) -> &str {
         "permutation-overlaps"
+    }
+}
+
+/// Whether the values are pairwise distinct: one bit mask when they lie within 64 of each
+/// other (every Sudoku up to 64x64), a sort otherwise. Checked on every solution, so it
+/// allocates nothing in the common case.
+fn all_distinct(values: impl Iterator<Item = i32> + Clone) -> bool {
+    let (low, high) = values
+        .clone()
+        .fold((i32::MAX, i32::MIN), |(low, high), v| (low.min(v), high.max(v)));
+    if low > high {
+        return true;
+    }
+    if i64::from(high) - i64::from(low) < 64 {
+        let mut seen = 0u64;
+        for v in values {
+            let bit = 1u64 << (v - low);
+            if seen & bit != 0 {
+                return false;
+            }
+            seen |= bit;
+        }
+        return true;
+    }
+    let mut sorted: Vec<i32> = values.collect();
+    sorted.sort_unstable();
+    sorted.windows(2).all(|w| w[0] != w[1])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::all_distinct;
+
+    #[test]
+    fn all_distinct_by_mask_and_by_sort() {
+        let cases: [(&[i32], bool); 8] = [
+            (&[], true),
+            (&[7], true),
+            (&[1, 2, 3, 9], true),
+            (&[1, 2, 3, 2], false),
+            (&[-5, 58, 0], true),          // a span of 63: the mask
+            (&[-5, 59, 0, 59], false),     // a span of 64: the sort
+            (&[i32::MIN, i32::MAX], true), // no overflow in the span
+            (&[i32::MAX, 0, i32::MAX], false),
+        ];
+        for (values, expected) in cases {
+            assert_eq!(all_distinct(values.iter().copied()), expected, "{values:?}");
+        }
     }
 }

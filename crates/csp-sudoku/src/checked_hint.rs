@@ -67,8 +67,8 @@ pub struct CheckedHint {
 /// grid's order).
 ///
 /// ```
-/// use csp_sudoku::{HintProblem, SudokuModel, checked_hint, default_model, parse_puzzle, parse_puzzle_unchecked};
-/// let rules = SudokuModel::new(2, default_model());
+/// use csp_sudoku::{HintProblem, SudokuModel, checked_hint, parse_puzzle, parse_puzzle_unchecked};
+/// let rules = SudokuModel::default_for(2);
 /// let hint = checked_hint(&rules, &parse_puzzle("12.434..21.34.21").unwrap()).unwrap();
 /// assert_eq!((hint.hint.row, hint.hint.col, hint.hint.value), (1, 3, 3));
 /// let wrong = checked_hint(&rules, &parse_puzzle_unchecked("11..............").unwrap());

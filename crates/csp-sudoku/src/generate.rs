@@ -18,7 +18,7 @@ use crate::grid::Grid;
 use crate::logic::{SinglesOutcome, propagate_singles};
 use crate::model::SudokuModel;
 use crate::rate::{Level, Rating, rate_with};
-use crate::solve::{default_model, default_strategy};
+use crate::solve::default_strategy;
 
 /// Smallest order the generator makes (4x4).
 pub const MIN_GENERATE_ORDER: usize = 2;
@@ -197,12 +197,12 @@ pub struct Generated {
 /// Makes puzzles and complete grids of one configuration.
 ///
 /// ```
-/// use csp_sudoku::{GenerateConfig, Generator, count, default_model, default_strategy, SudokuModel};
+/// use csp_sudoku::{GenerateConfig, Generator, count, default_strategy, SudokuModel};
 /// use csp_core::SearchConfig;
 /// let generator = Generator::new(GenerateConfig { seed: 7, ..GenerateConfig::new(3) }).unwrap();
 /// let made = generator.puzzle(0).unwrap();
 /// assert!(made.solution.is_solution_of(&made.puzzle));
-/// let rules = SudokuModel::new(3, default_model());
+/// let rules = SudokuModel::default_for(3);
 /// let config = SearchConfig::with_strategy(default_strategy());
 /// assert!(count(&rules, &made.puzzle, &config, Some(2)).is_unique());
 /// // Reproducible: the same seed and index give the same puzzle.
@@ -254,7 +254,7 @@ impl Generator {
             }
         }
         Ok(Generator {
-            rules: SudokuModel::new(order, default_model()),
+            rules: SudokuModel::default_for(order),
             config,
             groups,
         })
@@ -279,7 +279,7 @@ impl Generator {
     }
 
     /// A random complete grid: the blank board solved with MRV, random tie-breaks, values
-    /// in random order and maintained arc consistency (all-different with GAC). A search
+    /// in random order and maintained arc consistency (the order's default model). A search
     /// that runs past a node limit starts again with the next seed.
     pub fn complete_grid(&self, rng: &mut dyn RngCore) -> Grid {
         let cells = self.rules.cells().len() as u64;

@@ -58,8 +58,9 @@ impl FromStr for ModelKind {
     }
 }
 
-/// Whether [`SudokuModel::new`] adds locked candidates: from 16x16 up, where the
-/// pruning outweighs its cost (on 9x9 it costs more time than it saves).
+/// Whether [`SudokuModel::new`] adds locked candidates to a model kind chosen by hand:
+/// from 16x16 up (so that the textbook strengths on 9x9 keep their textbook pruning).
+/// The default model has them from 9x9 up ([`SudokuModel::default_for`]).
 pub fn default_locked(order: usize) -> bool {
     order >= 4
 }
@@ -91,6 +92,15 @@ impl SudokuModel {
     /// If `order` is outside [`crate::MIN_ORDER`]`..=`[`crate::MAX_ORDER`].
     pub fn new(order: usize, kind: ModelKind) -> SudokuModel {
         SudokuModel::build(order, kind, default_locked(order))
+    }
+
+    /// The default rules for `order`: [`crate::default_model`], with locked candidates
+    /// from 9x9 up, where their pruning outweighs their cost.
+    ///
+    /// # Panics
+    /// If `order` is outside [`crate::MIN_ORDER`]`..=`[`crate::MAX_ORDER`].
+    pub fn default_for(order: usize) -> SudokuModel {
+        SudokuModel::build(order, crate::default_model(order), order >= 3)
     }
 
     /// The rules, saying whether the all-different model also links each box with the

@@ -14,7 +14,7 @@ use thiserror::Error;
 use crate::grid::Grid;
 use crate::logic::{Technique, rate_logic};
 use crate::model::SudokuModel;
-use crate::solve::{Status, default_model, default_strategy, solve};
+use crate::solve::{Status, default_strategy, solve};
 
 /// A difficulty level, from the [`score`]:
 ///
@@ -156,8 +156,8 @@ pub fn score(techniques: &[(Technique, usize)], guessing: bool, backtracks: u64)
     f64::from(hardest) + advanced.min(15) as f64
 }
 
-/// Rates `puzzle`, searching with `rules` (which should be the [`default_model`] of the
-/// puzzle's order) and the [`default_strategy`].
+/// Rates `puzzle`, searching with `rules` (which should be [`SudokuModel::default_for`]
+/// of the puzzle's order) and the [`default_strategy`].
 ///
 /// ```
 /// use csp_sudoku::{Level, parse_puzzle, rate};
@@ -199,7 +199,7 @@ pub fn rate_with(rules: &SudokuModel, puzzle: &Grid) -> Result<Rating, RateError
 
 /// Rates `puzzle` with freshly built rules; see [`rate_with`].
 pub fn rate(puzzle: &Grid) -> Result<Rating, RateError> {
-    rate_with(&SudokuModel::new(puzzle.order(), default_model()), puzzle)
+    rate_with(&SudokuModel::default_for(puzzle.order()), puzzle)
 }
 
 #[cfg(test)]

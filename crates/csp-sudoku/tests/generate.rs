@@ -5,12 +5,12 @@ mod common;
 
 use csp_core::SearchConfig;
 use csp_sudoku::{
-    GenerateConfig, GenerateError, Generator, Grid, Level, SudokuModel, Symmetry, count, default_model,
-    default_strategy, parse_puzzle, rate,
+    GenerateConfig, GenerateError, Generator, Grid, Level, SudokuModel, Symmetry, count, default_strategy,
+    parse_puzzle, rate,
 };
 
 fn unique(grid: &Grid) -> bool {
-    let rules = SudokuModel::new(grid.order(), default_model());
+    let rules = SudokuModel::default_for(grid.order());
     count(
         &rules,
         grid,

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use csp_core::{LimitKind, Limits, SearchConfig, Solver, Stats, Strategy, Strength};
 use csp_sudoku::{
-    CountedReader, Grid, ModelKind, PuzzleReader, Status, SudokuModel, count, default_model,
-    default_strategy, parse_puzzle, solve,
+    CountedReader, Grid, ModelKind, PuzzleReader, Status, SudokuModel, count, default_strategy, parse_puzzle,
+    solve,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -95,11 +95,17 @@ fn with_nodes(strategy: Strategy, nodes: u64) -> SearchConfig {
 }
 
 /// The rules of every model for `order`.
+/// Every model kind with its usual locked candidates (pairwise first, alldiff-value
+/// second), then every all-different strength with locked candidates, which the default
+/// model has from 9x9 up.
 fn every_model(order: usize) -> Vec<SudokuModel> {
-    ModelKind::all()
-        .into_iter()
-        .map(|kind| SudokuModel::new(order, kind))
-        .collect()
+    let kinds = ModelKind::all();
+    let usual = kinds.iter().map(|&kind| SudokuModel::new(order, kind));
+    let locked = kinds
+        .iter()
+        .filter(|kind| **kind != ModelKind::Pairwise)
+        .map(|&kind| SudokuModel::build(order, kind, true));
+    usual.chain(locked).collect()
 }
 
 /// Solves and insists on a checked solution.
@@ -200,7 +206,7 @@ fn all_4x4_puzzles() -> Vec<Grid> {
 fn every_seed_puzzle_solves_under_every_model() {
     let printed = printed_solution();
     for (label, puzzle) in seeds() {
-        let reference = SudokuModel::new(puzzle.order(), default_model());
+        let reference = SudokuModel::default_for(puzzle.order());
         let unique = count(&reference, &puzzle, &config(default_strategy()), Some(2));
         assert_eq!(
             unique.is_unique(),
@@ -235,7 +241,7 @@ fn seed_000_grid_file_solves_to_the_printed_solution() {
     let puzzle = parse_puzzle(&data("seed000.txt")).unwrap();
     assert_eq!(puzzle, seed("seed 000"));
     assert_eq!(puzzle.givens(), 27);
-    let rules = SudokuModel::new(3, default_model());
+    let rules = SudokuModel::default_for(3);
     assert_eq!(
         solved(&rules, &puzzle, &config(default_strategy())),
         printed_solution()
@@ -392,7 +398,7 @@ fn textbook_strategies_agree_on_every_4x4_solution_set() {
 fn textbook_strategies_agree_on_s2_and_s3() {
     for label in ["seed 003 (AIMA CSP paper): s2", "seed 003 (AIMA CSP paper): s3"] {
         let puzzle = seed(label);
-        let reference = SudokuModel::new(puzzle.order(), default_model());
+        let reference = SudokuModel::default_for(puzzle.order());
         let unique = count(&reference, &puzzle, &config(default_strategy()), Some(2));
         assert!(unique.is_unique(), "{label} has one solution");
         let answer = unique.first.unwrap();
@@ -420,7 +426,7 @@ fn search_statistics_are_identical_on_every_run() {
     let hard = puzzles("top95-sample.txt").remove(0);
     let s3 = seed("seed 003 (AIMA CSP paper): s3");
     for (puzzle, kind, text) in [
-        (&hard, default_model(), "mrv/asc/mac"),
+        (&hard, ModelKind::AllDiff(Strength::Gac), "mrv/asc/mac"),
         (&hard, ModelKind::AllDiff(Strength::Hidden), "mrv-degree/lcv/fc"),
         (&s3, ModelKind::Pairwise, "static/asc/none"),
         (&s3, ModelKind::Pairwise, "mrv/lcv/mac"),
@@ -448,7 +454,7 @@ fn node_limits_give_limit_status() {
         (&hard, ModelKind::Pairwise, "static/asc/none", 2_000),
         (&hard, ModelKind::Pairwise, "mrv/asc/fc", 100),
         (&hard, ModelKind::AllDiff(Strength::Value), "mrv/lcv/mac", 10),
-        (&hard, default_model(), "mrv/asc/mac", 1),
+        (&hard, ModelKind::AllDiff(Strength::Gac), "mrv/asc/mac", 1),
     ] {
         let rules = SudokuModel::new(3, kind);
         let what = format!("{kind} {text}, {nodes} nodes");
@@ -470,7 +476,7 @@ fn node_limits_give_limit_status() {
         assert!(!counted.is_unique(), "{what}");
     }
     // Counting the empty 9x9 grid ends at the node limit, with the solutions found so far.
-    let rules = SudokuModel::new(3, default_model());
+    let rules = SudokuModel::default_for(3);
     let report = count(
         &rules,
         &Grid::empty(3).unwrap(),
@@ -514,7 +520,7 @@ fn time_limits_stop_a_count_that_would_never_end() {
 
 #[test]
 fn count_caps_give_capped_status() {
-    let rules = SudokuModel::new(2, default_model());
+    let rules = SudokuModel::default_for(2);
     let empty4 = Grid::empty(2).unwrap();
     for cap in [1, 2, 10, 287] {
         let report = count(&rules, &empty4, &config(default_strategy()), Some(cap));
@@ -545,7 +551,7 @@ fn count_caps_give_capped_status() {
 
     // On the sample with known counts, a cap of 2 tells unique from several from none.
     let text = data("counts-sample.txt");
-    let rules = SudokuModel::new(3, default_model());
+    let rules = SudokuModel::default_for(3);
     for (line, expected) in CountedReader::new(&text).map(|(l, r)| (l, r.unwrap())) {
         let report = count(&rules, &expected.puzzle, &config(default_strategy()), Some(2));
         let (status, solutions) = match expected.count {
@@ -576,7 +582,10 @@ fn count_caps_give_capped_status() {
 
 #[test]
 fn hard_9x9_sample_solves_uniquely_with_all_different_reasoning() {
-    for kind in [default_model(), ModelKind::AllDiff(Strength::Hidden)] {
+    for kind in [
+        ModelKind::AllDiff(Strength::Gac),
+        ModelKind::AllDiff(Strength::Hidden),
+    ] {
         let rules = SudokuModel::new(3, kind);
         for puzzle in puzzles("top95-sample.txt") {
             let report = count(&rules, &puzzle, &config(default_strategy()), Some(2));
@@ -594,7 +603,7 @@ fn orders_4_and_5_solve_with_the_default_model() {
     ] {
         let all = puzzles(file);
         assert_eq!(all.len(), expected, "{file}");
-        let rules = SudokuModel::new(order, default_model());
+        let rules = SudokuModel::default_for(order);
         for puzzle in &all {
             assert_eq!(puzzle.order(), order);
             let solution = solved(&rules, puzzle, &config(default_strategy()));
@@ -626,7 +635,10 @@ fn root_singles_change_nothing_but_the_work() {
         .collect();
     all.extend(unsolvable());
     all.extend(seeds().into_iter().map(|(_, grid)| grid));
-    for kind in [default_model(), ModelKind::AllDiff(Strength::Hidden)] {
+    for kind in [
+        ModelKind::AllDiff(Strength::Gac),
+        ModelKind::AllDiff(Strength::Hidden),
+    ] {
         for strategy_text in ["dom-wdeg/asc/mac", "mrv/asc/mac"] {
             let config = config(strategy(strategy_text));
             for puzzle in &all {
