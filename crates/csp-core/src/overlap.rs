@@ -7,6 +7,7 @@
 //! holds the other way round. In Sudoku this is "pointing" and "box-line reduction"
 //! (locked candidates); the propagator itself knows nothing about Sudoku.
 
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 
 use smallvec::SmallVec;
@@ -242,6 +243,13 @@ struct PairSides {
     b: u32,
 }
 
+thread_local! {
+    /// The scratch of [`PermutationOverlaps::pairs_to_prune`], grown once per thread: a
+    /// buffer per call costs more than the scan on 9x9 (a large `SmallVec` is copied when
+    /// built, a stack array is zeroed whole).
+    static SCRATCH: RefCell<(Vec<u64>, Vec<SplitCounts>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
 /// What one run needs of a split: the values at least two groups hold, and those values
 /// again when the side is a permutation (it holds exactly as many values as variables),
 /// else none.
@@ -382,18 +390,30 @@ impl PermutationOverlaps {
         let Some((words, _)) = ctx.uniform_words() else {
             return false;
         };
-        // On the stack up to 256 groups and splits (a 16x16 board has 128 and 64). Filled
-        // through plain slices: pushing one by one costs more than the unions themselves.
-        let mut union_buf: SmallVec<[u64; 256]> = SmallVec::from_elem(0, self.group_start.len() - 1);
-        let unions = &mut union_buf[..];
+        SCRATCH.with_borrow_mut(|(unions, counts)| {
+            unions.resize(self.group_start.len() - 1, 0);
+            counts.resize(self.split_size.len(), SplitCounts::default());
+            self.scan(words, unions, counts, found);
+        });
+        true
+    }
+
+    /// [`PermutationOverlaps::pairs_to_prune`] with its scratch: one union per group, the
+    /// counts of each split.
+    fn scan(
+        &self,
+        words: &[u64],
+        unions: &mut [u64],
+        counts: &mut [SplitCounts],
+        found: &mut SmallVec<[u32; 64]>,
+    ) {
+        // Filled through plain slices: pushing one by one costs more than the unions
+        // themselves.
         for (union, w) in unions.iter_mut().zip(self.group_start.windows(2)) {
             *union = self.group_vars[w[0] as usize..w[1] as usize]
                 .iter()
                 .fold(0, |acc, v| acc | words[v.index()]);
         }
-        let mut count_buf: SmallVec<[SplitCounts; 256]> =
-            SmallVec::from_elem(SplitCounts::default(), self.split_size.len());
-        let counts = &mut count_buf[..];
         for ((count, w), &size) in counts
             .iter_mut()
             .zip(self.split_start.windows(2))
@@ -416,7 +436,6 @@ impl PermutationOverlaps {
                 found.push(i as u32);
             }
         }
-        true
     }
 
     /// Every pair with its own code, until a round changes nothing.
