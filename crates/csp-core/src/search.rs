@@ -587,16 +587,17 @@ impl<'m> Solver<'m> {
                         self.enqueue_arc(i as u32);
                     }
                 }
-                // Without arcs or propagators woken by fixed variables, announcing stops
-                // changing the queues once every propagator is queued for a change.
+                // Without arcs or propagators woken by fixed variables, announcing would only
+                // queue every propagator for a change, as the loop below does. (The order of
+                // the queue does not matter here: the fixpoint is the same, and a failure at
+                // the root ends the search.)
                 let changes_only =
                     network.arcs.is_empty() && self.prop_flags.iter().all(|f| !f.wake.on_fixed());
-                for var in model.vars() {
-                    if changes_only && self.queues.iter().map(Ring::len).sum::<usize>() == self.props.len() {
-                        break;
-                    }
-                    if self.store.size(var) == 1 {
-                        self.announce_change(&network, var, None);
+                if !changes_only {
+                    for var in model.vars() {
+                        if self.store.size(var) == 1 {
+                            self.announce_change(&network, var, None);
+                        }
                     }
                 }
                 for p in 0..self.props.len() {
