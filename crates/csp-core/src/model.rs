@@ -133,7 +133,7 @@ impl Model {
     /// let x = m.int_var(1, 3).unwrap();
     /// m.exclude(x, 2).unwrap();
     /// let mut solver = Solver::new(&m, SearchConfig::default()).unwrap();
-    /// assert_eq!(solver.solutions().unwrap().collect::<Vec<_>>(), vec![vec![1], vec![3]]);
+    /// assert_eq!(solver.solutions().collect::<Vec<_>>(), vec![vec![1], vec![3]]);
     /// assert!(!m.is_solution(&[2]));
     /// m.fix(x, 3).unwrap();
     /// m.exclude(x, 3).unwrap();
@@ -159,7 +159,7 @@ impl Model {
     /// let x = m.int_var(1, 5).unwrap();
     /// m.exclude_bits(x, 1, 0b1011).unwrap(); // 1, 2 and 4
     /// let mut solver = Solver::new(&m, SearchConfig::default()).unwrap();
-    /// assert_eq!(solver.solutions().unwrap().collect::<Vec<_>>(), vec![vec![3], vec![5]]);
+    /// assert_eq!(solver.solutions().collect::<Vec<_>>(), vec![vec![3], vec![5]]);
     /// assert!(!m.is_solution(&[4]));
     /// ```
     pub fn exclude_bits(&mut self, var: VarId, base: i32, bits: u64) -> Result<(), ModelError> {

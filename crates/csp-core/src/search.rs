@@ -327,13 +327,14 @@ impl<'m> Solver<'m> {
         }
     }
 
-    /// Lazily enumerates the solutions. The iterator ends when the space is exhausted
-    /// or a limit is reached; [`Solver::stats`] tells which.
-    pub fn solutions(&mut self) -> Result<Solutions<'_, 'm>, ConfigError> {
-        Ok(Solutions {
+    /// Lazily enumerates the solutions (each once, with or without restarts). The
+    /// iterator ends when the space is exhausted or a limit is reached;
+    /// [`Solutions::limit`] tells which.
+    pub fn solutions(&mut self) -> Solutions<'_, 'm> {
+        Solutions {
             solver: self,
             stopped: None,
-        })
+        }
     }
 
     /// The statistics so far.

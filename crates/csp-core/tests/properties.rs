@@ -288,7 +288,7 @@ fn solver(model: &Model, strategy: SearchStrategy) -> Solver<'_> {
 fn check_all_strategies(model: &Model, expected: &[Vec<i32>], what: &str) -> Result<(), TestCaseError> {
     for strategy in SearchStrategy::textbook() {
         let mut s = solver(model, strategy);
-        let found: Vec<Vec<i32>> = s.solutions().unwrap().collect();
+        let found: Vec<Vec<i32>> = s.solutions().collect();
         for sol in &found {
             prop_assert!(
                 model.is_solution(sol),
@@ -302,7 +302,7 @@ fn check_all_strategies(model: &Model, expected: &[Vec<i32>], what: &str) -> Res
         prop_assert_eq!(s.stats().solutions, expected.len() as u64);
 
         let mut again = solver(model, strategy);
-        let found_again: Vec<Vec<i32>> = again.solutions().unwrap().collect();
+        let found_again: Vec<Vec<i32>> = again.solutions().collect();
         prop_assert_eq!(
             &found_again,
             &found,
@@ -345,7 +345,7 @@ fn check_all_strategies(model: &Model, expected: &[Vec<i32>], what: &str) -> Res
                 ..SearchConfig::with_strategy(strategy)
             };
             let mut restarting = Solver::new(model, config.clone()).unwrap();
-            let mut found: Vec<Vec<i32>> = restarting.solutions().unwrap().collect();
+            let mut found: Vec<Vec<i32>> = restarting.solutions().collect();
             for sol in &found {
                 prop_assert!(
                     model.is_solution(sol),
@@ -866,7 +866,7 @@ fn solution_cap_makes_counts_incomplete() {
         ..Limits::default()
     };
     let mut s = Solver::new(&m, config("static/asc/none", limits)).unwrap();
-    let mut it = s.solutions().unwrap();
+    let mut it = s.solutions();
     assert_eq!(it.by_ref().count(), 3);
     assert_eq!(it.limit(), Some(LimitKind::Solutions));
 }

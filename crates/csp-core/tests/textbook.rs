@@ -33,7 +33,7 @@ fn eight_queens_static_asc_none_first_solution_after_113_nodes() {
 fn eight_queens_static_asc_none_enumerates_92_in_2056_nodes() {
     let m = queens(8);
     let mut s = solver(&m, "static/asc/none");
-    let all: Vec<Vec<i32>> = s.solutions().unwrap().collect();
+    let all: Vec<Vec<i32>> = s.solutions().collect();
     assert_eq!(all.len(), 92);
     assert!(all.iter().all(|sol| m.is_solution(sol)));
     assert_eq!(s.stats().nodes, 2056);
@@ -54,7 +54,7 @@ fn every_strategy_finds_all_92_solutions_of_eight_queens() {
     let mut reference: Option<Vec<Vec<i32>>> = None;
     for strategy in Strategy::textbook() {
         let mut s = Solver::new(&m, SearchConfig::with_strategy(strategy)).unwrap();
-        let mut all: Vec<Vec<i32>> = s.solutions().unwrap().collect();
+        let mut all: Vec<Vec<i32>> = s.solutions().collect();
         assert!(all.iter().all(|sol| m.is_solution(sol)), "{strategy}");
         all.sort();
         match &reference {
