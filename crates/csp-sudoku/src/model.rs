@@ -80,6 +80,8 @@ pub fn default_locked(order: usize) -> bool {
 pub struct SudokuModel {
     order: usize,
     kind: ModelKind,
+    /// Whether the all-different model links each box with the lines it crosses.
+    locked: bool,
     rules: Model,
     cells: Vec<VarId>,
 }
@@ -152,6 +154,7 @@ impl SudokuModel {
         SudokuModel {
             order,
             kind,
+            locked: locked && kind != ModelKind::Pairwise,
             rules,
             cells,
         }
@@ -192,11 +195,12 @@ impl SudokuModel {
         model
     }
 
-    /// [`SudokuModel::with_givens`], with the values that naked and hidden singles rule
-    /// out before search excluded as well. For the all-different models at hidden or GAC
-    /// strength under MAC this changes nothing but speed: those singles are part of the
-    /// root fixpoint anyway, and are reached here without the propagation queue. The other
-    /// models and inferences would prune less at the root, so they get the plain givens.
+    /// [`SudokuModel::with_givens`], with the values that naked and hidden singles (and
+    /// locked candidates, when the model has them) rule out before search excluded as
+    /// well. For the all-different models at hidden or GAC strength under MAC this changes
+    /// nothing but speed: those rules are part of the root fixpoint anyway, and are reached
+    /// here without the propagation queue. The other models and inferences would prune
+    /// less at the root, so they get the plain givens.
     pub fn with_givens_for(&self, puzzle: &Grid, inference: Inference) -> Model {
         let mut model = self.with_givens(puzzle);
         let implied = matches!(self.kind, ModelKind::AllDiff(Strength::Hidden | Strength::Gac));
@@ -204,7 +208,7 @@ impl SudokuModel {
             return model;
         }
         // A contradiction is left for the search to find (and report as such).
-        let Some(candidates) = singles_candidates(self.order, puzzle) else {
+        let Some(candidates) = singles_candidates(self.order, puzzle, self.locked) else {
             return model;
         };
         let full = full_mask(self.order * self.order);
@@ -232,13 +236,14 @@ fn full_mask(side: usize) -> u64 {
 }
 
 /// The candidates of every cell (bit `v - 1` for value `v`) after naked and hidden singles
-/// have run to a fixpoint from the givens, or `None` if they meet a contradiction.
+/// (and with `locked`, locked candidates) have run to a fixpoint from the givens, or `None`
+/// if they meet a contradiction.
 ///
 /// Each unit keeps the values placed in it, so placing a value is three ORs and an open
 /// cell's candidates are its old ones minus what its three units hold: sweeps over the open
 /// cells place every naked single until none is left, then one pass over the units places
 /// the hidden singles, and so on until neither finds anything.
-fn singles_candidates(order: usize, puzzle: &Grid) -> Option<Vec<u64>> {
+fn singles_candidates(order: usize, puzzle: &Grid, locked: bool) -> Option<Vec<u64>> {
     let units = Units::of_order(order).expect("an order within MIN_ORDER..=MAX_ORDER");
     let full = full_mask(order * order);
     let mut cands: Vec<u64> = Vec::with_capacity(puzzle.cells().len());
@@ -247,6 +252,11 @@ fn singles_candidates(order: usize, puzzle: &Grid) -> Option<Vec<u64>> {
     // Units whose cells lost candidates since their last hidden-singles pass: a pass over
     // an unchanged unit finds nothing new.
     let mut dirty = vec![true; units.unit_count()];
+    let mut unions = if locked {
+        vec![0u64; 2 * order * order * order]
+    } else {
+        Vec::new()
+    };
     for (cell, &v) in puzzle.cells().iter().enumerate() {
         if v == 0 {
             cands.push(full);
@@ -311,11 +321,94 @@ fn singles_candidates(order: usize, puzzle: &Grid) -> Option<Vec<u64>> {
                 found = true;
             }
         }
-        if !found {
+        if !(found || locked && locked_candidates(order, &mut cands, &mut dirty, &mut unions)?) {
             return Some(cands);
         }
         open.retain(|&cell| cands[cell] & (cands[cell] - 1) != 0);
     }
+}
+
+/// Locked candidates, as csp-core's `PermutationOverlaps` apply them: where a box crosses a
+/// line, a value the box holds only in the crossing leaves the rest of the line (pointing),
+/// and a value the line holds only there leaves the rest of the box (claiming). One pass
+/// over every crossing (`unions`: scratch of `2 * side * order` words); marks the units of
+/// the cells that lost candidates dirty. Returns whether any went, or `None` if a cell
+/// lost its last one.
+///
+/// The unions are taken once per pass. A removal leaves some of them larger than the
+/// candidates they stand for, which only makes the rest of the pass find less: the caller
+/// runs passes until one finds nothing.
+fn locked_candidates(
+    order: usize,
+    cands: &mut [u64],
+    dirty: &mut [bool],
+    unions: &mut [u64],
+) -> Option<bool> {
+    let (n, side) = (order, order * order);
+    // Crossing `k` of row `r` (box column `k`) at `r * n + k`; crossing `k` of column `c`
+    // (box row `k`) at `side * n + c * n + k`.
+    let (rows, cols) = unions.split_at_mut(side * n);
+    for (r, row) in cands.chunks_exact(side).enumerate() {
+        for (k, crossing) in row.chunks_exact(n).enumerate() {
+            rows[r * n + k] = crossing.iter().fold(0, |acc, &d| acc | d);
+        }
+    }
+    for (c, col) in cols.chunks_exact_mut(n).enumerate() {
+        for (k, union) in col.iter_mut().enumerate() {
+            *union = (k * n..k * n + n).fold(0, |acc, i| acc | cands[i * side + c]);
+        }
+    }
+    let mut changed = false;
+    for (unions, is_row) in [(&*rows, true), (&*cols, false)] {
+        // Cell `i` of line `line`.
+        let cell = |line: usize, i: usize| if is_row { line * side + i } else { i * side + line };
+        for line in 0..side {
+            let band = line - line % n;
+            for k in 0..n {
+                let seg = unions[line * n + k];
+                let box_rest = (band..band + n)
+                    .filter(|&l| l != line)
+                    .fold(0, |acc, l| acc | unions[l * n + k]);
+                let line_rest = (0..n)
+                    .filter(|&j| j != k)
+                    .fold(0, |acc, j| acc | unions[line * n + j]);
+                // Only values still held where they would go: a crossing once applied keeps
+                // being found.
+                let pointing = seg & !box_rest & line_rest;
+                let claiming = seg & !line_rest & box_rest;
+                if pointing | claiming == 0 {
+                    continue;
+                }
+                for i in (0..side).filter(|&i| i / n != k) {
+                    changed |= remove(cands, dirty, cell(line, i), pointing, side)?;
+                }
+                for l in (band..band + n).filter(|&l| l != line) {
+                    for i in k * n..k * n + n {
+                        changed |= remove(cands, dirty, cell(l, i), claiming, side)?;
+                    }
+                }
+            }
+        }
+    }
+    Some(changed)
+}
+
+/// Removes `values` from `cell` (on a board of `side` cells a line), marking its row,
+/// column and box dirty if it lost any. Returns whether it did, or `None` if none is left.
+fn remove(cands: &mut [u64], dirty: &mut [bool], cell: usize, values: u64, side: usize) -> Option<bool> {
+    if cands[cell] & values == 0 {
+        return Some(false);
+    }
+    cands[cell] &= !values;
+    if cands[cell] == 0 {
+        return None;
+    }
+    let n = side.isqrt();
+    let (r, c) = (cell / side, cell % side);
+    for u in [r, side + c, 2 * side + (r / n) * n + c / n] {
+        dirty[u] = true;
+    }
+    Some(true)
 }
 
 /// Places `bit` in three units, or `None` if one of them holds it already.
@@ -360,7 +453,62 @@ fn hidden_singles(cells: &[usize], full: u64, placed: u64, cands: &mut [u64]) ->
 
 #[cfg(test)]
 mod tests {
-    use super::hidden_singles;
+    use super::{hidden_singles, locked_candidates};
+
+    /// A full 4x4 board but for value 1 (bit 0) missing from row 1's cells of box 0.
+    fn pointing_board() -> Vec<u64> {
+        let mut cands = vec![0b1111u64; 16];
+        cands[4] &= !1;
+        cands[5] &= !1;
+        cands
+    }
+
+    #[test]
+    fn locked_candidates_point_out_of_the_box() {
+        // Box 0 holds 1 only in row 0, so the rest of row 0 loses it.
+        let mut cands = pointing_board();
+        let (mut dirty, mut unions) = (vec![false; 12], vec![0; 16]);
+        assert_eq!(
+            locked_candidates(2, &mut cands, &mut dirty, &mut unions),
+            Some(true)
+        );
+        let mut expected = pointing_board();
+        expected[2] = 0b1110;
+        expected[3] = 0b1110;
+        assert_eq!(cands, expected);
+        // Row 0, columns 2 and 3, box 1.
+        let marked: Vec<usize> = (0..12).filter(|&u| dirty[u]).collect();
+        assert_eq!(marked, [0, 6, 7, 9]);
+        // Nothing is left to find.
+        assert_eq!(
+            locked_candidates(2, &mut cands, &mut dirty, &mut unions),
+            Some(false)
+        );
+    }
+
+    #[test]
+    fn locked_candidates_claim_for_the_box() {
+        // Row 0 holds 2 (bit 1) only in box 0, so the rest of box 0 loses it.
+        let mut cands = vec![0b1111u64; 16];
+        cands[2] = 0b1101;
+        cands[3] = 0b1101;
+        let (mut dirty, mut unions) = (vec![false; 12], vec![0; 16]);
+        assert_eq!(
+            locked_candidates(2, &mut cands, &mut dirty, &mut unions),
+            Some(true)
+        );
+        let changed: Vec<usize> = (0..16).filter(|&c| cands[c] != 0b1111).collect();
+        assert_eq!(changed, [2, 3, 4, 5]);
+        assert!(changed.iter().all(|&c| cands[c] == 0b1101));
+    }
+
+    #[test]
+    fn locked_candidates_report_an_emptied_cell() {
+        let mut cands = pointing_board();
+        cands[3] = 0b0001;
+        let (mut dirty, mut unions) = (vec![false; 12], vec![0; 16]);
+        assert_eq!(locked_candidates(2, &mut cands, &mut dirty, &mut unions), None);
+    }
 
     #[test]
     fn hidden_singles_take_the_only_place_of_a_value() {

@@ -622,8 +622,9 @@ fn orders_4_and_5_solve_with_the_default_model() {
 
 #[test]
 fn root_singles_change_nothing_but_the_work() {
-    // `with_givens_for` excludes what singles rule out before search; under MAC the search
-    // must make exactly the same choices as from the bare givens.
+    // `with_givens_for` excludes what singles (and locked candidates, in models with them)
+    // rule out before search; under MAC the search must make exactly the same choices as
+    // from the bare givens.
     let mut all: Vec<Grid> = ["top95-sample.txt", "counts-sample.txt", "janko-16x16-sample.txt"]
         .into_iter()
         .flat_map(|file| match file {
@@ -635,14 +636,16 @@ fn root_singles_change_nothing_but_the_work() {
         .collect();
     all.extend(unsolvable());
     all.extend(seeds().into_iter().map(|(_, grid)| grid));
-    for kind in [
-        ModelKind::AllDiff(Strength::Gac),
-        ModelKind::AllDiff(Strength::Hidden),
+    for (kind, locked) in [
+        (ModelKind::AllDiff(Strength::Gac), false),
+        (ModelKind::AllDiff(Strength::Hidden), false),
+        (ModelKind::AllDiff(Strength::Gac), true),
+        (ModelKind::AllDiff(Strength::Hidden), true),
     ] {
         for strategy_text in ["dom-wdeg/asc/mac", "mrv/asc/mac"] {
             let config = config(strategy(strategy_text));
             for puzzle in &all {
-                let rules = SudokuModel::new(puzzle.order(), kind);
+                let rules = SudokuModel::build(puzzle.order(), kind, locked);
                 let run = |model: csp_core::Model| {
                     let mut solver = Solver::new(&model, config.clone()).unwrap();
                     let mut found = Vec::new();
@@ -655,7 +658,10 @@ fn root_singles_change_nothing_but_the_work() {
                 };
                 let plain = run(rules.with_givens(puzzle));
                 let pruned = run(rules.with_givens_for(puzzle, config.strategy.inference));
-                assert_eq!(plain, pruned, "{kind} {strategy_text} on {puzzle}");
+                assert_eq!(
+                    plain, pruned,
+                    "{kind} locked {locked} {strategy_text} on {puzzle}"
+                );
             }
         }
     }
