@@ -75,6 +75,8 @@ pub struct Model {
     pairs: Arc<PairRelations>,
     propagators: Arc<Vec<Arc<dyn Propagator>>>,
     network: OnceLock<Arc<Network>>,
+    /// See [`Model::declare_at_fixpoint`]; cleared by any change.
+    at_fixpoint: bool,
 }
 
 impl Model {
@@ -92,6 +94,7 @@ impl Model {
     /// Adds a variable with a name (used in printed solutions and errors).
     pub fn add_named_var(&mut self, name: impl Into<String>, domain: Domain) -> VarId {
         self.network = OnceLock::new();
+        self.at_fixpoint = false;
         let id = VarId(self.domains.len() as u32);
         Arc::make_mut(&mut self.names).push(name.into());
         Arc::make_mut(&mut self.domains).push(domain);
@@ -120,6 +123,7 @@ impl Model {
             });
         }
         self.fixed[var.index()] = Some(value);
+        self.at_fixpoint = false;
         Ok(())
     }
 
@@ -142,6 +146,7 @@ impl Model {
     pub fn exclude(&mut self, var: VarId, value: i32) -> Result<(), ModelError> {
         self.check_var(var)?;
         self.excluded.push((var, value));
+        self.at_fixpoint = false;
         Ok(())
     }
 
@@ -166,8 +171,36 @@ impl Model {
         self.check_var(var)?;
         if bits != 0 {
             self.excluded_bits.push((var, base, bits));
+            self.at_fixpoint = false;
         }
         Ok(())
+    }
+
+    /// Declares that the givens and exclusions as they stand leave every domain at a
+    /// fixpoint of every constraint, as a pre-pass of the caller's own may establish (the
+    /// Sudoku models' singles and locked candidates). Search under MAC then skips its root
+    /// propagation. Any later change to the model clears the declaration.
+    ///
+    /// The declaration is trusted, not checked: the root propagation is also what removes
+    /// the givens' values from their neighbours, so a wrong one can let search report an
+    /// assignment that breaks a constraint. Declare only what a pre-pass has established.
+    ///
+    /// ```
+    /// use csp_core::Model;
+    /// let mut m = Model::new();
+    /// let x = m.int_var(1, 3).unwrap();
+    /// m.declare_at_fixpoint();
+    /// assert!(m.is_at_fixpoint());
+    /// m.exclude(x, 2).unwrap();
+    /// assert!(!m.is_at_fixpoint(), "a change clears it");
+    /// ```
+    pub fn declare_at_fixpoint(&mut self) {
+        self.at_fixpoint = true;
+    }
+
+    /// Whether [`Model::declare_at_fixpoint`] holds.
+    pub fn is_at_fixpoint(&self) -> bool {
+        self.at_fixpoint
     }
 
     /// The values ruled out with [`Model::exclude_bits`], as `(var, base, bits)`.
@@ -179,6 +212,7 @@ impl Model {
     pub fn unfix(&mut self, var: VarId) -> Result<(), ModelError> {
         self.check_var(var)?;
         self.fixed[var.index()] = None;
+        self.at_fixpoint = false;
         Ok(())
     }
 
@@ -190,6 +224,7 @@ impl Model {
             return Err(ModelError::SameVariable { index: x.index() });
         }
         self.network = OnceLock::new();
+        self.at_fixpoint = false;
         let (key, reversed) = if x < y { ((x, y), false) } else { ((y, x), true) };
         Arc::make_mut(&mut self.pairs)
             .entry(key)
@@ -294,6 +329,7 @@ impl Model {
     /// Adds a user-defined n-ary constraint.
     pub fn add_propagator(&mut self, propagator: impl Propagator + 'static) {
         self.network = OnceLock::new();
+        self.at_fixpoint = false;
         Arc::make_mut(&mut self.propagators).push(Arc::new(propagator));
     }
 

@@ -582,6 +582,8 @@ impl<'m> Solver<'m> {
                 }
                 true
             }
+            // The caller vouches that nothing would be pruned.
+            Inference::Mac if model.is_at_fixpoint() => true,
             Inference::Mac => {
                 for (i, arc) in network.arcs.iter().enumerate() {
                     if !self.assigned[arc.x.index()] {

@@ -220,6 +220,12 @@ impl SudokuModel {
                     .expect("a cell of this model");
             }
         }
+        // At hidden strength the propagators apply exactly the pre-pass's rules (singles,
+        // and locked candidates when linked), so the root propagation would find nothing.
+        // GAC may prune more.
+        if self.kind == ModelKind::AllDiff(Strength::Hidden) {
+            model.declare_at_fixpoint();
+        }
         model
     }
 
@@ -324,7 +330,12 @@ fn singles_candidates(order: usize, puzzle: &Grid, locked: bool) -> Option<Vec<u
         if !(found || locked && locked_candidates(order, &mut cands, &mut dirty, &mut unions)?) {
             return Some(cands);
         }
-        open.retain(|&cell| cands[cell] & (cands[cell] - 1) != 0);
+        // Cells placed by hidden singles leave; one that locked candidates left with a
+        // single value stays, for the next sweep to place.
+        open.retain(|&cell| {
+            let d = cands[cell];
+            d & (d - 1) != 0 || placed[units.units_of(cell)[0]] & d == 0
+        });
     }
 }
 
