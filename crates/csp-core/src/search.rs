@@ -1065,16 +1065,10 @@ impl<'m> Solver<'m> {
         // was the lowest forced variable (the fast selections take the first).
         let unchanged = removed == 0 && self.mac;
         self.settled = if unchanged { var.index() + 1 } else { 0 };
-        // Under MAC the announcement of `var` visits its nogoods.
-        if !self.mac && self.nogoods.watching(var) {
-            let mut pruned = std::mem::take(&mut self.nogood_pruned);
-            let holds = self.nogoods.on_fixed(var, &mut self.store, &mut pruned).is_ok();
-            self.stats.pruned += pruned.len() as u64;
-            pruned.clear();
-            self.nogood_pruned = pruned;
-            if !holds {
-                return false;
-            }
+        // Under MAC the announcement of `var` visits its nogoods; forward checking and
+        // plain backtracking visit them here, without a cascade.
+        if !self.mac && self.nogoods.watching(var) && !self.visit_nogoods(var) {
+            return false;
         }
         match self.config.strategy.inference {
             Inference::None => true,
@@ -1346,16 +1340,25 @@ impl<'m> Solver<'m> {
 
     /// Visits the nogoods watching the fixed `var` and announces what they prune.
     fn propagate_nogoods(&mut self, network: &Network, var: VarId) -> bool {
-        let mut pruned = std::mem::take(&mut self.nogood_pruned);
-        let holds = self.nogoods.on_fixed(var, &mut self.store, &mut pruned).is_ok();
-        self.stats.pruned += pruned.len() as u64;
-        if holds {
-            for &other in &pruned {
-                self.announce_change(network, other, None);
-            }
+        if !self.visit_nogoods(var) {
+            return false;
         }
-        pruned.clear();
-        self.nogood_pruned = pruned;
+        for i in 0..self.nogood_pruned.len() {
+            let other = self.nogood_pruned[i];
+            self.announce_change(network, other, None);
+        }
+        true
+    }
+
+    /// Visits the nogoods watching the fixed `var`, leaving the variables they pruned in
+    /// `nogood_pruned`. Returns `false` if one is violated or empties a domain.
+    fn visit_nogoods(&mut self, var: VarId) -> bool {
+        self.nogood_pruned.clear();
+        let holds = self
+            .nogoods
+            .on_fixed(var, &mut self.store, &mut self.nogood_pruned)
+            .is_ok();
+        self.stats.pruned += self.nogood_pruned.len() as u64;
         holds
     }
 

@@ -248,7 +248,8 @@ fn full_mask(side: usize) -> u64 {
 /// Each unit keeps the values placed in it, so placing a value is three ORs and an open
 /// cell's candidates are its old ones minus what its three units hold: sweeps over the open
 /// cells place every naked single until none is left, then one pass over the units places
-/// the hidden singles, and so on until neither finds anything.
+/// the hidden singles, then (with `locked`) one pass of locked candidates runs, and so on
+/// until none of them finds anything.
 fn singles_candidates(order: usize, puzzle: &Grid, locked: bool) -> Option<Vec<u64>> {
     let units = Units::of_order(order).expect("an order within MIN_ORDER..=MAX_ORDER");
     let full = full_mask(order * order);
