@@ -8,7 +8,8 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, criterion_group, criterion_main};
 use csp_core::{Model, Outcome, Relation, Restarts, SearchConfig, Solver, Strategy, ac3};
 
 /// n-queens, one variable per column with the row as value: `x != y` and
@@ -29,6 +30,16 @@ fn queens(n: usize) -> Model {
     model
 }
 
+/// A group with few, short samples, so that the whole bench runs in about a minute.
+fn short_group<'c>(c: &'c mut Criterion, name: &str) -> BenchmarkGroup<'c, WallTime> {
+    let mut group = c.benchmark_group(name);
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    group
+}
+
 fn count_all(model: &Model, strategy: Strategy) -> u64 {
     let mut solver = Solver::new(model, SearchConfig::with_strategy(strategy)).expect("no restarts");
     let count = solver.count();
@@ -37,13 +48,9 @@ fn count_all(model: &Model, strategy: Strategy) -> u64 {
 }
 
 fn ten_queens_per_strategy(c: &mut Criterion) {
-    let mut group = c.benchmark_group("count-10-queens");
+    let mut group = short_group(c, "count-10-queens");
     // Flat sampling: the slow strategies (lcv without inference) take ~150 ms an iteration.
-    group
-        .sampling_mode(SamplingMode::Flat)
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
+    group.sampling_mode(SamplingMode::Flat);
     let model = queens(10);
     for strategy in Strategy::textbook() {
         group.bench_function(BenchmarkId::from_parameter(strategy), |b| {
@@ -56,11 +63,7 @@ fn ten_queens_per_strategy(c: &mut Criterion) {
 /// Counting with restarts: every run's finished subtrees become nogoods, so the count stays
 /// exact; the cost of recording and propagating them shows against no restarts.
 fn ten_queens_with_restarts(c: &mut Criterion) {
-    let mut group = c.benchmark_group("count-10-queens-restarts");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
+    let mut group = short_group(c, "count-10-queens-restarts");
     let model = queens(10);
     let strategy: Strategy = "dom-wdeg/asc/mac".parse().expect("a strategy");
     for (name, restarts) in [
@@ -181,11 +184,7 @@ fn solve_one(model: &Model, strategy: Strategy) -> Vec<i32> {
 }
 
 fn map_colouring(c: &mut Criterion) {
-    let mut group = c.benchmark_group("map-colouring");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
+    let mut group = short_group(c, "map-colouring");
     let aus = australia();
     for text in ["static/asc/none", "mrv-degree/lcv/fc", "mrv/asc/mac"] {
         let strategy: Strategy = text.parse().expect("a valid strategy");

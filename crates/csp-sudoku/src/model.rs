@@ -328,7 +328,7 @@ fn singles_candidates(order: usize, puzzle: &Grid, locked: bool) -> Option<Vec<u
                 found = true;
             }
         }
-        if !(found || locked && locked_candidates(order, &mut cands, &mut dirty, &mut unions)?) {
+        if !(found || locked && locked_candidates(units, &mut cands, &mut dirty, &mut unions)?) {
             return Some(cands);
         }
         // Cells placed by hidden singles leave; one that locked candidates left with a
@@ -351,12 +351,12 @@ fn singles_candidates(order: usize, puzzle: &Grid, locked: bool) -> Option<Vec<u
 /// candidates they stand for, which only makes the rest of the pass find less: the caller
 /// runs passes until one finds nothing.
 fn locked_candidates(
-    order: usize,
+    units: &Units,
     cands: &mut [u64],
     dirty: &mut [bool],
     unions: &mut [u64],
 ) -> Option<bool> {
-    let (n, side) = (order, order * order);
+    let (n, side) = (units.order(), units.size());
     // Crossing `k` of row `r` (box column `k`) at `r * n + k`; crossing `k` of column `c`
     // (box row `k`) at `side * n + c * n + k`.
     let (rows, cols) = unions.split_at_mut(side * n);
@@ -392,11 +392,11 @@ fn locked_candidates(
                     continue;
                 }
                 for i in (0..side).filter(|&i| i / n != k) {
-                    changed |= remove(cands, dirty, cell(line, i), pointing, side)?;
+                    changed |= remove(cands, dirty, units, cell(line, i), pointing)?;
                 }
                 for l in (band..band + n).filter(|&l| l != line) {
                     for i in k * n..k * n + n {
-                        changed |= remove(cands, dirty, cell(l, i), claiming, side)?;
+                        changed |= remove(cands, dirty, units, cell(l, i), claiming)?;
                     }
                 }
             }
@@ -405,9 +405,9 @@ fn locked_candidates(
     Some(changed)
 }
 
-/// Removes `values` from `cell` (on a board of `side` cells a line), marking its row,
-/// column and box dirty if it lost any. Returns whether it did, or `None` if none is left.
-fn remove(cands: &mut [u64], dirty: &mut [bool], cell: usize, values: u64, side: usize) -> Option<bool> {
+/// Removes `values` from `cell`, marking its row, column and box dirty if it lost any.
+/// Returns whether it did, or `None` if none is left.
+fn remove(cands: &mut [u64], dirty: &mut [bool], units: &Units, cell: usize, values: u64) -> Option<bool> {
     if cands[cell] & values == 0 {
         return Some(false);
     }
@@ -415,9 +415,7 @@ fn remove(cands: &mut [u64], dirty: &mut [bool], cell: usize, values: u64, side:
     if cands[cell] == 0 {
         return None;
     }
-    let n = side.isqrt();
-    let (r, c) = (cell / side, cell % side);
-    for u in [r, side + c, 2 * side + (r / n) * n + c / n] {
+    for u in units.units_of(cell) {
         dirty[u] = true;
     }
     Some(true)
@@ -466,6 +464,11 @@ fn hidden_singles(cells: &[usize], full: u64, placed: u64, cands: &mut [u64]) ->
 #[cfg(test)]
 mod tests {
     use super::{hidden_singles, locked_candidates};
+    use crate::units::Units;
+
+    fn four_by_four() -> &'static Units {
+        Units::of_order(2).expect("order 2")
+    }
 
     /// A full 4x4 board but for value 1 (bit 0) missing from row 1's cells of box 0.
     fn pointing_board() -> Vec<u64> {
@@ -481,7 +484,7 @@ mod tests {
         let mut cands = pointing_board();
         let (mut dirty, mut unions) = (vec![false; 12], vec![0; 16]);
         assert_eq!(
-            locked_candidates(2, &mut cands, &mut dirty, &mut unions),
+            locked_candidates(four_by_four(), &mut cands, &mut dirty, &mut unions),
             Some(true)
         );
         let mut expected = pointing_board();
@@ -493,7 +496,7 @@ mod tests {
         assert_eq!(marked, [0, 6, 7, 9]);
         // Nothing is left to find.
         assert_eq!(
-            locked_candidates(2, &mut cands, &mut dirty, &mut unions),
+            locked_candidates(four_by_four(), &mut cands, &mut dirty, &mut unions),
             Some(false)
         );
     }
@@ -506,7 +509,7 @@ mod tests {
         cands[3] = 0b1101;
         let (mut dirty, mut unions) = (vec![false; 12], vec![0; 16]);
         assert_eq!(
-            locked_candidates(2, &mut cands, &mut dirty, &mut unions),
+            locked_candidates(four_by_four(), &mut cands, &mut dirty, &mut unions),
             Some(true)
         );
         let changed: Vec<usize> = (0..16).filter(|&c| cands[c] != 0b1111).collect();
@@ -519,7 +522,10 @@ mod tests {
         let mut cands = pointing_board();
         cands[3] = 0b0001;
         let (mut dirty, mut unions) = (vec![false; 12], vec![0; 16]);
-        assert_eq!(locked_candidates(2, &mut cands, &mut dirty, &mut unions), None);
+        assert_eq!(
+            locked_candidates(four_by_four(), &mut cands, &mut dirty, &mut unions),
+            None
+        );
     }
 
     #[test]
