@@ -1,6 +1,6 @@
 //! The modelling API: variables, domains, givens, binary relations and n-ary propagators.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -74,6 +74,8 @@ pub struct Model {
     constraints: Arc<Vec<BinaryConstraint>>,
     pairs: Arc<PairRelations>,
     propagators: Arc<Vec<Arc<dyn Propagator>>>,
+    /// The sorted scope of every all-different posted on plain variables (no offsets).
+    all_different_scopes: Arc<BTreeSet<Vec<VarId>>>,
     network: OnceLock<Arc<Network>>,
     /// See [`Model::declare_at_fixpoint`]; cleared by any change.
     at_fixpoint: bool,
@@ -170,6 +172,10 @@ impl Model {
     pub fn exclude_bits(&mut self, var: VarId, base: i32, bits: u64) -> Result<(), ModelError> {
         self.check_var(var)?;
         if bits != 0 {
+            // Exclusions in bulk usually come one per variable (a pre-pass's candidates).
+            if self.excluded_bits.capacity() == 0 {
+                self.excluded_bits.reserve(self.num_vars());
+            }
             self.excluded_bits.push((var, base, bits));
             self.at_fixpoint = false;
         }
@@ -284,7 +290,19 @@ impl Model {
             ));
         }
         self.add_propagator(AllDifferent::new(vars.to_vec(), offsets.to_vec(), strength));
+        if offsets.iter().all(|&o| o == 0) {
+            let mut scope = vars.to_vec();
+            scope.sort_unstable();
+            Arc::make_mut(&mut self.all_different_scopes).insert(scope);
+        }
         Ok(())
+    }
+
+    /// Whether an all-different over exactly `vars` (no offsets) is posted.
+    fn posts_all_different(&self, vars: &[VarId]) -> bool {
+        let mut scope = vars.to_vec();
+        scope.sort_unstable();
+        self.all_different_scopes.contains(&scope)
     }
 
     /// Posts the implied reasoning between two all-different constraints over `a` and `b`
@@ -296,6 +314,10 @@ impl Model {
             self.check_var(v)?;
         }
         match crate::overlap::PermutationOverlap::new(a, b) {
+            Some(p) if self.posts_all_different(a) && self.posts_all_different(b) => {
+                self.add_propagator(p.implied());
+                Ok(true)
+            }
             Some(p) => {
                 self.add_propagator(p);
                 Ok(true)
@@ -316,10 +338,14 @@ impl Model {
         for &v in pairs.iter().flat_map(|(a, b)| a.iter().chain(b.iter())) {
             self.check_var(v)?;
         }
+        let implied = pairs
+            .iter()
+            .all(|(a, b)| self.posts_all_different(a) && self.posts_all_different(b));
         match crate::overlap::PermutationOverlaps::new(pairs) {
             Some(group) => {
                 let linked = group.len();
-                self.add_propagator(group);
+                // Its check is the pairs' all-different constraints: already checked then.
+                self.add_propagator(if implied { group.implied() } else { group });
                 Ok(linked)
             }
             None => Ok(0),

@@ -342,3 +342,52 @@ fn a_line_locks_values_in_a_box_in_a_group() {
         }
     }
 }
+
+#[test]
+fn a_link_is_trusted_without_a_check_only_when_both_constraints_are_posted_first() {
+    // Over x0, x1, x2 in 1..=2: x0 != x1 and x1 != x2 leave (1, 2, 1) and (2, 1, 2).
+    let (a, b) = ([0, 1], [1, 2]);
+    let expected: BTreeSet<Vec<i32>> = [vec![1, 2, 1], vec![2, 1, 2]].into();
+    for grouped in [false, true] {
+        for posted in ["none", "before", "after"] {
+            let mut m = Model::new();
+            let x: Vec<VarId> = (0..3).map(|_| m.int_var(1, 2).expect("a range")).collect();
+            let scope = |ix: [usize; 2]| ix.map(|i| x[i]);
+            let post = |m: &mut Model| {
+                for ix in [a, b] {
+                    m.all_different_nary(&scope(ix), Strength::Value)
+                        .expect("model variables");
+                }
+            };
+            if posted == "before" {
+                post(&mut m);
+            }
+            let (sa, sb) = (scope(a), scope(b));
+            if grouped {
+                assert_eq!(
+                    m.link_all_different_pairs([(&sa[..], &sb[..])])
+                        .expect("model variables"),
+                    1
+                );
+            } else {
+                assert!(m.link_all_different(&sa, &sb).expect("model variables"));
+            }
+            if posted == "after" {
+                post(&mut m);
+            }
+            let link = m
+                .propagators()
+                .iter()
+                .find(|p| p.name().starts_with("permutation-overlap"));
+            let trusted = link.expect("the link").prunes_exactly();
+            assert_eq!(trusted, posted == "before", "grouped {grouped}, posted {posted}");
+            // Either way, every strategy keeps exactly the assignments both constraints allow.
+            for text in ["static/asc/none", "static/asc/fc", "mrv/asc/mac"] {
+                let config = SearchConfig::with_strategy(text.parse::<SearchStrategy>().expect("a strategy"));
+                let mut solver = Solver::new(&m, config).expect("a valid configuration");
+                let found: BTreeSet<Vec<i32>> = solver.solutions().collect();
+                assert_eq!(found, expected, "grouped {grouped}, posted {posted}, {text}");
+            }
+        }
+    }
+}

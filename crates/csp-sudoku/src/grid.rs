@@ -196,19 +196,21 @@ impl Grid {
 
     /// Whether no unit holds the same value twice (blanks allowed).
     pub fn is_consistent(&self) -> bool {
-        self.units().all().all(|unit| {
-            let mut seen = 0u64;
-            unit.iter().all(|&c| {
-                let v = self.cells[c];
-                if v == 0 {
-                    return true;
-                }
+        // One pass over the givens, with the values seen so far per unit (at most 3 * 64).
+        let units = self.units();
+        let mut seen = [0u64; 3 * MAX_ORDER * MAX_ORDER];
+        self.cells
+            .iter()
+            .enumerate()
+            .filter(|&(_, &v)| v != 0)
+            .all(|(c, &v)| {
                 let b = bit(v);
-                let fresh = seen & b == 0;
-                seen |= b;
-                fresh
+                units.units_of(c).into_iter().all(|u| {
+                    let fresh = seen[u] & b == 0;
+                    seen[u] |= b;
+                    fresh
+                })
             })
-        })
     }
 
     /// Every pair of cells holding the same value in a unit, each pair once, sorted by cells.

@@ -47,6 +47,7 @@ mod local;
 mod logic;
 mod model;
 mod parse;
+mod prepass;
 mod rate;
 mod solve;
 mod units;

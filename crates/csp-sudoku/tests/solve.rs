@@ -625,15 +625,20 @@ fn root_singles_change_nothing_but_the_work() {
     // `with_givens_for` excludes what singles (and locked candidates, in models with them)
     // rule out before search; under MAC the search must make exactly the same choices as
     // from the bare givens.
-    let mut all: Vec<Grid> = ["top95-sample.txt", "counts-sample.txt", "janko-16x16-sample.txt"]
-        .into_iter()
-        .flat_map(|file| match file {
-            "counts-sample.txt" => CountedReader::new(&data(file))
-                .map(|(_, r)| r.unwrap().puzzle)
-                .collect::<Vec<_>>(),
-            _ => puzzles(file),
-        })
-        .collect();
+    let mut all: Vec<Grid> = [
+        "top95-sample.txt",
+        "17-clue-sample.txt",
+        "counts-sample.txt",
+        "janko-16x16-sample.txt",
+    ]
+    .into_iter()
+    .flat_map(|file| match file {
+        "counts-sample.txt" => CountedReader::new(&data(file))
+            .map(|(_, r)| r.unwrap().puzzle)
+            .collect::<Vec<_>>(),
+        _ => puzzles(file),
+    })
+    .collect();
     all.extend(unsolvable());
     all.extend(seeds().into_iter().map(|(_, grid)| grid));
     for (kind, locked) in [
