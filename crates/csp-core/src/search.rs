@@ -621,7 +621,11 @@ impl<'m> Solver<'m> {
             } else {
                 bits >> -offset
             };
-            self.store.retain_bits(var, &[!clear]);
+            if self.store.uniform_base().is_some() {
+                self.store.retain_word(var, !clear);
+            } else {
+                self.store.retain_bits(var, &[!clear]);
+            }
             return;
         }
         let mut rest = bits;

@@ -27,3 +27,49 @@ pub(crate) fn singles_candidates(order: usize, puzzle: &Grid, locked: bool) -> O
         cells::singles_candidates(order, puzzle, locked)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::grid::Grid;
+
+    fn sample(file: &str) -> Vec<Grid> {
+        let path = format!("{}/../../data/sudoku/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        text.lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .filter_map(|l| l.split(':').next()?.trim().parse().ok())
+            .collect()
+    }
+
+    #[test]
+    fn bitboards_and_cell_words_reach_the_same_fixpoint() {
+        let mut puzzles: Vec<Grid> = [
+            "17-clue-sample.txt",
+            "top95-sample.txt",
+            "counts-sample.txt",
+            "4x4.txt",
+        ]
+        .into_iter()
+        .flat_map(sample)
+        .collect();
+        puzzles.push(Grid::empty(3).expect("order 3"));
+        // A contradiction met on the way: two 1s in a row.
+        let mut cells = vec![0; 16];
+        cells[..2].copy_from_slice(&[1, 1]);
+        puzzles.push(Grid::from_cells(2, cells).expect("a 4x4 board"));
+        assert!(puzzles.len() > 40);
+        let mut contradictions = 0;
+        for puzzle in &puzzles {
+            for locked in [false, true] {
+                let boards = super::boards::singles_candidates(puzzle.order(), puzzle, locked);
+                let cells = super::cells::singles_candidates(puzzle.order(), puzzle, locked);
+                assert_eq!(boards, cells, "locked {locked} on {puzzle}");
+                contradictions += usize::from(boards.is_none());
+            }
+        }
+        assert!(
+            contradictions >= 2,
+            "the samples include puzzles without a solution"
+        );
+    }
+}
