@@ -309,6 +309,10 @@ impl Model {
     /// that share variables (see [`crate::PermutationOverlap`]): when one of them must use
     /// every value of its variables, a value it can only place in the shared part leaves
     /// the rest of the other. Returns `false` when there is nothing to link.
+    ///
+    /// When both all-different constraints are posted already (on plain variables, as
+    /// [`Model::all_different_nary`] does), the link is implied by them, and the search does
+    /// not check it again on complete assignments ([`crate::PermutationOverlap::implied`]).
     pub fn link_all_different(&mut self, a: &[VarId], b: &[VarId]) -> Result<bool, ModelError> {
         for &v in a.iter().chain(b) {
             self.check_var(v)?;
@@ -329,7 +333,9 @@ impl Model {
     /// [`Model::link_all_different`] for many pairs at once, as one propagator
     /// ([`crate::PermutationOverlaps`]): the same pruning, woken once per change instead of
     /// once per pair, and cheaper when pairs share parts (as a Sudoku box with the rows and
-    /// columns it crosses). Returns how many pairs were linked.
+    /// columns it crosses). Returns how many pairs were linked. As for
+    /// [`Model::link_all_different`], a group whose pairs' all-different constraints are all
+    /// posted already is implied by them ([`crate::PermutationOverlaps::implied`]).
     pub fn link_all_different_pairs<'a>(
         &mut self,
         pairs: impl IntoIterator<Item = (&'a [VarId], &'a [VarId])>,
