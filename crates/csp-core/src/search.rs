@@ -611,8 +611,8 @@ impl<'m> Solver<'m> {
         }
     }
 
-    /// Removes the values `base + i` for each bit `i` of `bits` from `var`: one masked
-    /// write when the domain is one word that the bits can be shifted onto.
+    /// Removes the values `base + i` for each bit `i` of `bits` from `var` at the root: one
+    /// masked write when the domain is one word that the bits can be shifted onto.
     fn exclude_bits(&mut self, var: VarId, base: i32, bits: u64) {
         let offset = i64::from(base) - i64::from(self.store.base(var));
         if self.store.bits(var).len() == 1 && (-63..=63).contains(&offset) {
@@ -622,7 +622,8 @@ impl<'m> Solver<'m> {
                 bits >> -offset
             };
             if self.store.uniform_base().is_some() {
-                self.store.retain_word(var, !clear);
+                // At the root, before the root mark: never undone.
+                self.store.retain_word_for_good(var, !clear);
             } else {
                 self.store.retain_bits(var, &[!clear]);
             }

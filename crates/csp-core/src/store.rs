@@ -182,6 +182,15 @@ impl Store {
         (old ^ new).count_ones()
     }
 
+    /// [`Store::retain_word`] without a trail entry, for changes no search undoes (those
+    /// made before its root mark): one masked write and a size.
+    pub(crate) fn retain_word_for_good(&mut self, var: VarId, mask: u64) {
+        debug_assert!(self.uniform.is_some(), "one word per variable");
+        let word = &mut self.words[var.index()];
+        *word &= mask;
+        self.size[var.index()] = word.count_ones();
+    }
+
     #[inline]
     pub(crate) fn size(&self, var: VarId) -> u32 {
         self.size[var.index()]
