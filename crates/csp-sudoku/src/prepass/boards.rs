@@ -213,16 +213,12 @@ impl Boards {
             while open != 0 {
                 let b = open.trailing_zeros() as usize;
                 open &= open - 1;
+                // Without branches: whether a crossing locks the value follows no pattern.
                 for &[shared, box_rest, line_rest] in &self.masks.crossings[b * lines..(b + 1) * lines] {
                     let here = *board;
-                    if here & shared == 0 {
-                        continue;
-                    }
-                    let (in_box, in_line) = (here & box_rest != 0, here & line_rest != 0);
-                    if in_box != in_line {
-                        *board &= !(box_rest | line_rest);
-                        changed = true;
-                    }
+                    let locks = (here & shared != 0) & ((here & box_rest != 0) != (here & line_rest != 0));
+                    *board = here & !((box_rest | line_rest) & 0u128.wrapping_sub(u128::from(locks)));
+                    changed |= locks;
                 }
             }
         }
