@@ -9,8 +9,11 @@ use std::sync::OnceLock;
 use crate::grid::Grid;
 use crate::units::Units;
 
-/// The largest order whose board fits in a `u128`.
-pub(super) const MAX_ORDER: usize = 3;
+/// The largest order whose board fits in a `u128` (81 cells).
+pub(super) const LARGEST_ORDER: usize = 3;
+
+/// Values (and boards) at the largest order.
+const MAX_SIDE: usize = LARGEST_ORDER * LARGEST_ORDER;
 
 /// Cell masks of one order.
 struct Masks {
@@ -29,7 +32,7 @@ struct Masks {
 
 impl Masks {
     fn of_order(order: usize) -> &'static Masks {
-        static TABLES: [OnceLock<Masks>; MAX_ORDER - 1] = [const { OnceLock::new() }; MAX_ORDER - 1];
+        static TABLES: [OnceLock<Masks>; LARGEST_ORDER - 1] = [const { OnceLock::new() }; LARGEST_ORDER - 1];
         TABLES[order - 2].get_or_init(|| Masks::build(order))
     }
 
@@ -56,20 +59,20 @@ impl Masks {
     }
 }
 
-/// [`super::singles_candidates`] for orders up to [`MAX_ORDER`].
+/// [`super::singles_candidates`] for orders up to [`LARGEST_ORDER`].
 pub(super) fn singles_candidates(order: usize, puzzle: &Grid, locked: bool) -> Option<Vec<u64>> {
     let masks = Masks::of_order(order);
     let side = order * order;
-    let mut values = [0; 9];
+    let mut values = [0; MAX_SIDE];
     values[..side].fill(masks.all);
     let mut boards = Boards {
         masks,
         values,
         side,
         placed: 0,
-        settled: [0; 9],
+        settled: [0; MAX_SIDE],
         checked: values,
-        locked_seen: [0; 9],
+        locked_seen: [0; MAX_SIDE],
     };
     for (cell, &v) in puzzle.cells().iter().enumerate() {
         if v != 0 {
@@ -99,19 +102,19 @@ pub(super) fn singles_candidates(order: usize, puzzle: &Grid, locked: bool) -> O
 /// The boards of one pre-pass.
 struct Boards {
     masks: &'static Masks,
-    /// One board per value; those past `side` stay empty, so that loops over all nine
+    /// One board per value; those past `side` stay empty, so that loops over all of them
     /// need no bound.
-    values: [u128; 9],
+    values: [u128; MAX_SIDE],
     side: usize,
     /// The cells placed so far.
     placed: u128,
     /// Per value, the units it is placed in (bits of unit ids): nothing is left to find
     /// there.
-    settled: [u32; 9],
+    settled: [u32; MAX_SIDE],
     /// Per value, its board when hidden singles last looked at it.
-    checked: [u128; 9],
+    checked: [u128; MAX_SIDE],
     /// Per value, its board after the last pass of locked candidates.
-    locked_seen: [u128; 9],
+    locked_seen: [u128; MAX_SIDE],
 }
 
 impl Boards {

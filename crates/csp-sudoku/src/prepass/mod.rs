@@ -21,7 +21,7 @@ pub(crate) fn full_mask(side: usize) -> u64 {
 /// (and with `locked`, locked candidates) have run to a fixpoint from the givens, or `None`
 /// if they meet a contradiction.
 pub(crate) fn singles_candidates(order: usize, puzzle: &Grid, locked: bool) -> Option<Vec<u64>> {
-    if order <= boards::MAX_ORDER {
+    if order <= boards::LARGEST_ORDER {
         boards::singles_candidates(order, puzzle, locked)
     } else {
         cells::singles_candidates(order, puzzle, locked)
