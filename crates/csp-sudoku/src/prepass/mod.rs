@@ -30,6 +30,8 @@ pub(crate) fn singles_candidates(order: usize, puzzle: &Grid, locked: bool) -> O
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use crate::grid::Grid;
 
     fn sample(file: &str) -> Vec<Grid> {
@@ -71,5 +73,46 @@ mod tests {
             contradictions >= 2,
             "the samples include puzzles without a solution"
         );
+    }
+
+    /// A 4x4 or 9x9 board: a solved grid (the pattern `(order * (r % order) + r / order + c)
+    /// mod side`, values relabelled) with each cell kept with probability `density` percent,
+    /// and one cell sometimes overwritten with any value (which may make it unsolvable).
+    fn random_board() -> impl Strategy<Value = Grid> {
+        (
+            2usize..=3,
+            15u32..80,
+            any::<[u8; 9]>(),
+            prop::collection::vec(0u32..100, 81),
+            any::<Option<(u8, u8)>>(),
+        )
+            .prop_map(|(order, density, relabel, keep, overwrite)| {
+                let side = order * order;
+                // A permutation of the values from the random bytes: sort the values by them.
+                let mut labels: Vec<u8> = (1..=side as u8).collect();
+                labels.sort_by_key(|&v| (relabel[usize::from(v) - 1], v));
+                let mut cells: Vec<u8> = (0..side * side)
+                    .map(|i| {
+                        let (r, c) = (i / side, i % side);
+                        let value = (order * (r % order) + r / order + c) % side;
+                        if keep[i] < density { labels[value] } else { 0 }
+                    })
+                    .collect();
+                if let Some((cell, value)) = overwrite {
+                    cells[usize::from(cell) % (side * side)] = value % side as u8 + 1;
+                }
+                Grid::from_cells(order, cells).expect("values within 1..=side")
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        #[test]
+        fn bitboards_agree_with_cell_words_on_random_boards(puzzle in random_board(), locked: bool) {
+            let boards = super::boards::singles_candidates(puzzle.order(), &puzzle, locked);
+            let cells = super::cells::singles_candidates(puzzle.order(), &puzzle, locked);
+            prop_assert_eq!(boards, cells);
+        }
     }
 }
