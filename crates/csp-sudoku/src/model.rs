@@ -6,8 +6,8 @@ use std::str::FromStr;
 use csp_core::{Inference, Model, Strength, VarId};
 use serde::Serialize;
 
-use crate::grid::Grid;
-use crate::prepass::{full_mask, singles_candidates};
+use crate::grid::{Grid, full_mask};
+use crate::prepass::singles_candidates;
 use crate::units::Units;
 
 /// How the rules are posted.

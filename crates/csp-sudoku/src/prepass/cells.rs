@@ -1,7 +1,6 @@
 //! The pre-pass on candidate words per cell, for boards of any order.
 
-use super::full_mask;
-use crate::grid::Grid;
+use crate::grid::{Grid, full_mask};
 use crate::units::Units;
 
 /// The candidates of every cell (bit `v - 1` for value `v`) after naked and hidden singles

@@ -12,11 +12,6 @@ mod cells;
 
 use crate::grid::Grid;
 
-/// Bits `0..side`: the values `1..=side`.
-pub(crate) fn full_mask(side: usize) -> u64 {
-    if side == 64 { !0 } else { (1u64 << side) - 1 }
-}
-
 /// The candidates of every cell (bit `v - 1` for value `v`) after naked and hidden singles
 /// (and with `locked`, locked candidates) have run to a fixpoint from the givens, or `None`
 /// if they meet a contradiction.
