@@ -47,6 +47,9 @@ struct Frame {
     start: u32,
     len: u32,
     pos: u32,
+    /// Made by [`Solver::assign_forced_run`]: the variable's one value is assigned, no
+    /// other is left, and undoing it restores nothing in the store.
+    forced: bool,
 }
 
 enum Phase {
@@ -176,6 +179,10 @@ pub struct Solver<'m> {
     /// forced assignment that changed no domain (the next forced variable lies above it),
     /// 0 after anything else.
     settled: usize,
+    /// Forced variables are assigned in runs ([`Solver::assign_forced_run`]): MAC, a
+    /// selection that takes the first forced variable, a value order that costs nothing
+    /// on one value, no restarts.
+    forced_runs: bool,
     /// The unassigned variables as a bitset, kept with `assigned`: the fast selections
     /// and the compiled forward-checking search visit just these.
     open_vars: Vec<u64>,
@@ -259,6 +266,10 @@ impl<'m> Solver<'m> {
             selection,
             mac: strategy.inference == Inference::Mac,
             settled: 0,
+            forced_runs: strategy.inference == Inference::Mac
+                && matches!(selection, Selection::Smallest | Selection::SmallestWeighted)
+                && matches!(strategy.value_order, ValueOrder::Asc | ValueOrder::Desc)
+                && config.restarts.is_none(),
             nogoods: Nogoods::default(),
             nogood_queue: Vec::new(),
             nogood_pruned: Vec::new(),
@@ -398,6 +409,9 @@ impl<'m> Solver<'m> {
         loop {
             if self.descend {
                 self.descend = false;
+                if self.forced_runs {
+                    self.assign_forced_run();
+                }
                 if self.num_unassigned == 0 {
                     if self.complete_assignment_holds() {
                         self.stats.solutions += 1;
@@ -412,6 +426,20 @@ impl<'m> Solver<'m> {
                 self.phase = Phase::Done;
                 return Step::Exhausted;
             };
+            if top.open && top.forced {
+                // What the general steps below would do, without their dispatch: the
+                // store is at this frame's mark already, and no value is left to try.
+                self.settled = 0;
+                self.mark_unassigned(top.var);
+                self.stats.backtracks += 1;
+                if let Some(kind) = self.limit_reached() {
+                    self.frames.last_mut().expect("a frame").open = false;
+                    return Step::Limit(kind);
+                }
+                self.frames.pop();
+                self.value_stack.truncate(top.start as usize);
+                continue;
+            }
             if top.open {
                 self.undo_node();
                 self.stats.backtracks += 1;
@@ -878,6 +906,7 @@ impl<'m> Solver<'m> {
             start,
             len,
             pos: 0,
+            forced: false,
         });
     }
 
@@ -1084,6 +1113,42 @@ impl<'m> Solver<'m> {
                 self.announce_change(network, var, None);
                 self.fixpoint(network) && (!self.config.probing || self.probe(network))
             }
+        }
+    }
+
+    /// Assigns forced variables (one value left) one node each, as the general loop
+    /// would: the same variables (the first forced one, as the selection takes it), the
+    /// same counts and the same limit checks, without its dispatch per node. Under MAC the
+    /// store is at a fixpoint here, so such an assignment changes no domain and needs no
+    /// propagation. Stops where the general loop would do anything else: no forced
+    /// variable left, or a limit reached (the general loop then reports it).
+    fn assign_forced_run(&mut self) {
+        while self.num_unassigned > 0 {
+            let Some(index) = self.first_forced(self.store.sizes()) else {
+                return;
+            };
+            let var = VarId(index as u32);
+            let Some(value) = self.store.min(var) else {
+                return;
+            };
+            if self.limit_reached().is_some() {
+                return;
+            }
+            self.frames.push(Frame {
+                var,
+                mark: self.store.mark(),
+                open: true,
+                last: Some(value),
+                untried: 0,
+                start: self.value_stack.len() as u32,
+                len: 0,
+                pos: 0,
+                forced: true,
+            });
+            self.stats.nodes += 1;
+            self.stats.max_depth = self.stats.max_depth.max(self.frames.len() as u64);
+            self.mark_assigned(var, value);
+            self.settled = index + 1;
         }
     }
 
@@ -1490,5 +1555,70 @@ impl Iterator for Solutions<'_, '_> {
                 None
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Strength;
+
+    /// A small random model: all-different constraints at random strengths and `!=`
+    /// pairs over few values, so that propagation leaves many variables forced.
+    fn random_model(rng: &mut ChaCha8Rng) -> Model {
+        let n = rng.gen_range(4..=8);
+        let k = rng.gen_range(2..=4);
+        let mut m = Model::new();
+        let vars = m.int_vars(n, 1, k).expect("a non-empty range");
+        for _ in 0..rng.gen_range(1..=3) {
+            let mut scope = vars.clone();
+            scope.shuffle(rng);
+            scope.truncate(rng.gen_range(2..=n.min(k as usize)));
+            let strength = Strength::ALL[rng.gen_range(0..3)];
+            m.all_different_nary(&scope, strength).expect("variables of this model");
+        }
+        for _ in 0..rng.gen_range(0..=n) {
+            let (a, b) = (rng.gen_range(0..n), rng.gen_range(0..n));
+            if a != b {
+                m.not_equal(vars[a], vars[b]).expect("distinct variables");
+            }
+        }
+        m
+    }
+
+    /// Every solution in order, then the statistics (without the time) and the limit.
+    fn run(model: &Model, config: &SearchConfig, forced_runs: bool) -> (Vec<Vec<i32>>, Stats, Option<LimitKind>) {
+        let mut solver = Solver::new(model, config.clone()).expect("a valid configuration");
+        solver.forced_runs &= forced_runs;
+        let mut solutions = solver.solutions();
+        let found: Vec<Vec<i32>> = solutions.by_ref().collect();
+        let limit = solutions.limit();
+        let mut stats = solver.stats().clone();
+        stats.elapsed = Default::default();
+        (found, stats, limit)
+    }
+
+    #[test]
+    fn forced_runs_change_no_solution_count_or_limit() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut runs = 0;
+        for _ in 0..300 {
+            let model = random_model(&mut rng);
+            for name in ["mrv/asc/mac", "dom-wdeg/asc/mac", "dom-wdeg/desc/mac"] {
+                let mut config = SearchConfig::with_strategy(name.parse().expect("a strategy"));
+                let whole = run(&model, &config, false);
+                assert_eq!(run(&model, &config, true), whole, "{name}");
+                // Node limits stop both at the same node, with the same solutions (on
+                // trees small enough to stop at every node).
+                for cap in 1..whole.1.nodes.min(200) {
+                    config.limits.nodes = Some(cap);
+                    let stopped = run(&model, &config, true);
+                    assert_eq!(stopped, run(&model, &config, false), "{name}, {cap} nodes");
+                    assert_eq!(stopped.1.nodes, cap);
+                    runs += 1;
+                }
+            }
+        }
+        assert!(runs > 1000, "the models make search trees: {runs} limited runs");
     }
 }

@@ -105,6 +105,7 @@ impl Solver<'_> {
                     start: 0,
                     len: 0,
                     pos: 0,
+                    forced: false,
                 });
             }
             let depth = frames.len() as u64;
