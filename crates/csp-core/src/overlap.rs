@@ -253,6 +253,9 @@ pub struct PermutationOverlaps {
     sides: Vec<PairSides>,
     /// The distinct all-different scopes of the pairs, as positions in `vars`.
     scopes: Vec<Vec<u32>>,
+    /// Every group has this many variables and every split this many groups (a Sudoku
+    /// of order `n`: segments of `n` cells, boxes and lines in `n` segments), when so.
+    shape: Option<(usize, usize)>,
     /// Every scope's all-different is posted in the model too (see
     /// [`PermutationOverlaps::implied`]).
     implied: bool,
@@ -279,6 +282,22 @@ thread_local! {
 struct SplitCounts {
     twice: u64,
     locking: u64,
+}
+
+impl SplitCounts {
+    /// The counts of a split with groups `groups` (their unions in `unions`) covering
+    /// `size` variables.
+    #[inline(always)]
+    fn of(groups: &[u32], unions: &[u64], size: u32) -> SplitCounts {
+        let (mut once, mut twice) = (0u64, 0u64);
+        for &j in groups {
+            let part = unions[j as usize];
+            twice |= once & part;
+            once |= part;
+        }
+        let locking = if once.count_ones() == size { !twice } else { 0 };
+        SplitCounts { twice, locking }
+    }
 }
 
 impl PermutationOverlaps {
@@ -374,6 +393,7 @@ impl PermutationOverlaps {
             }
             start
         };
+        let shape = same_len(&groups).zip(same_len(&splits));
         let split_size = splits
             .iter()
             .map(|split| split.iter().map(|&j| groups[j as usize].len() as u32).sum())
@@ -388,6 +408,7 @@ impl PermutationOverlaps {
             split_size,
             sides,
             scopes: scopes.into_iter().collect(),
+            shape,
             implied: false,
         })
     }
@@ -428,20 +449,21 @@ impl PermutationOverlaps {
         SCRATCH.with_borrow_mut(|(unions, counts)| {
             unions.resize(self.group_start.len() - 1, 0);
             counts.resize(self.split_size.len(), SplitCounts::default());
-            self.scan(words, unions, counts, found);
+            match self.shape {
+                Some((2, 2)) => self.scan_shaped::<2, 2>(words, unions, counts),
+                Some((3, 3)) => self.scan_shaped::<3, 3>(words, unions, counts),
+                Some((4, 4)) => self.scan_shaped::<4, 4>(words, unions, counts),
+                Some((5, 5)) => self.scan_shaped::<5, 5>(words, unions, counts),
+                _ => self.scan_any(words, unions, counts),
+            }
+            self.pairs_locked(unions, counts, found);
         });
         true
     }
 
-    /// [`PermutationOverlaps::pairs_to_prune`] with its scratch: one union per group, the
-    /// counts of each split.
-    fn scan(
-        &self,
-        words: &[u64],
-        unions: &mut [u64],
-        counts: &mut [SplitCounts],
-        found: &mut SmallVec<[u32; 64]>,
-    ) {
+    /// The union of each group and the counts of each split (the scratch of
+    /// [`PermutationOverlaps::pairs_to_prune`]), for groups and splits of any size.
+    fn scan_any(&self, words: &[u64], unions: &mut [u64], counts: &mut [SplitCounts]) {
         // Filled through plain slices: pushing one by one costs more than the unions
         // themselves.
         for (union, w) in unions.iter_mut().zip(self.group_start.windows(2)) {
@@ -454,15 +476,33 @@ impl PermutationOverlaps {
             .zip(self.split_start.windows(2))
             .zip(&self.split_size)
         {
-            let (mut once, mut twice) = (0u64, 0u64);
-            for &j in &self.split_groups[w[0] as usize..w[1] as usize] {
-                let part = unions[j as usize];
-                twice |= once & part;
-                once |= part;
-            }
-            let locking = if once.count_ones() == size { !twice } else { 0 };
-            *count = SplitCounts { twice, locking };
+            *count = SplitCounts::of(&self.split_groups[w[0] as usize..w[1] as usize], unions, size);
         }
+    }
+
+    /// [`PermutationOverlaps::scan_any`] when every group has `G` variables and every
+    /// split `K` groups: fixed-size chunks, unrolled, instead of ranges read per group.
+    fn scan_shaped<const G: usize, const K: usize>(
+        &self,
+        words: &[u64],
+        unions: &mut [u64],
+        counts: &mut [SplitCounts],
+    ) {
+        for (union, group) in unions.iter_mut().zip(self.group_vars.chunks_exact(G)) {
+            *union = group.iter().fold(0, |acc, v| acc | words[v.index()]);
+        }
+        for ((count, split), &size) in counts
+            .iter_mut()
+            .zip(self.split_groups.chunks_exact(K))
+            .zip(&self.split_size)
+        {
+            *count = SplitCounts::of(split, unions, size);
+        }
+    }
+
+    /// Sets `found` to the pairs whose locked values are still on the other side, from
+    /// the unions and counts of a scan.
+    fn pairs_locked(&self, unions: &[u64], counts: &[SplitCounts], found: &mut SmallVec<[u32; 64]>) {
         found.clear();
         for (i, sides) in self.sides.iter().enumerate() {
             let (a, b) = (counts[sides.a as usize], counts[sides.b as usize]);
@@ -533,6 +573,12 @@ impl Propagator for PermutationOverlaps {
     fn name(&self) -> &str {
         "permutation-overlaps"
     }
+}
+
+/// The length of every list, when they all have the same one.
+fn same_len<T>(lists: &[Vec<T>]) -> Option<usize> {
+    let first = lists.first()?.len();
+    lists.iter().all(|list| list.len() == first).then_some(first)
 }
 
 /// Whether the values are pairwise distinct: one bit mask when they lie within 64 of each
