@@ -1575,7 +1575,8 @@ mod tests {
             scope.shuffle(rng);
             scope.truncate(rng.gen_range(2..=n.min(k as usize)));
             let strength = Strength::ALL[rng.gen_range(0..3)];
-            m.all_different_nary(&scope, strength).expect("variables of this model");
+            m.all_different_nary(&scope, strength)
+                .expect("variables of this model");
         }
         for _ in 0..rng.gen_range(0..=n) {
             let (a, b) = (rng.gen_range(0..n), rng.gen_range(0..n));
@@ -1587,7 +1588,11 @@ mod tests {
     }
 
     /// Every solution in order, then the statistics (without the time) and the limit.
-    fn run(model: &Model, config: &SearchConfig, forced_runs: bool) -> (Vec<Vec<i32>>, Stats, Option<LimitKind>) {
+    fn run(
+        model: &Model,
+        config: &SearchConfig,
+        forced_runs: bool,
+    ) -> (Vec<Vec<i32>>, Stats, Option<LimitKind>) {
         let mut solver = Solver::new(model, config.clone()).expect("a valid configuration");
         solver.forced_runs &= forced_runs;
         let mut solutions = solver.solutions();
