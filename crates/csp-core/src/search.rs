@@ -782,9 +782,14 @@ impl<'m> Solver<'m> {
     /// cross-multiplying.
     fn smallest_weighted_domain(&self) -> VarId {
         let sizes = self.store.sizes();
-        let index = self
-            .first_forced(sizes)
-            .unwrap_or_else(|| smallest_ratio(&self.open_vars, sizes, &self.var_weight));
+        // After a run of forced assignments a forced variable is rare here: the one pass
+        // of `smallest_ratio` takes the first it meets.
+        let forced = if self.forced_runs {
+            None
+        } else {
+            self.first_forced(sizes)
+        };
+        let index = forced.unwrap_or_else(|| smallest_ratio(&self.open_vars, sizes, &self.var_weight));
         VarId(index as u32)
     }
 
@@ -1490,7 +1495,8 @@ fn first_forced_from(open: &[u64], sizes: &[u32], from: usize) -> Option<usize> 
     }
 }
 
-/// The first unassigned variable (a bit of `open`) with the smallest `size / weight`.
+/// The first unassigned variable (a bit of `open`) with at most one value, else the
+/// first with the smallest `size / weight`.
 fn smallest_ratio(open: &[u64], sizes: &[u32], weights: &[u64]) -> usize {
     let mut best: Option<(usize, u64, u64)> = None;
     for (w, &word) in open.iter().enumerate() {
@@ -1498,6 +1504,9 @@ fn smallest_ratio(open: &[u64], sizes: &[u32], weights: &[u64]) -> usize {
         while bits != 0 {
             let i = w * 64 + bits.trailing_zeros() as usize;
             bits &= bits - 1;
+            if sizes[i] <= 1 {
+                return i;
+            }
             let candidate = (i, u64::from(sizes[i]), weights[i]);
             if best.is_none_or(|b| ratio_less(candidate, b)) {
                 best = Some(candidate);
