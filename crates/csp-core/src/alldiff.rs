@@ -67,6 +67,8 @@ pub struct AllDifferent {
     strength: Strength,
     /// All offsets are zero: views are the variables themselves (bitset fast paths apply).
     plain: bool,
+    /// The hidden-singles stage of a GAC constraint ([`AllDifferent::gac_stage`]).
+    gac_stage: bool,
 }
 
 impl AllDifferent {
@@ -79,6 +81,17 @@ impl AllDifferent {
             offsets,
             strength,
             plain,
+            gac_stage: false,
+        }
+    }
+
+    /// The hidden-singles stage that runs before the matching of a GAC constraint: hidden
+    /// strength, except that a view left with two or more values that only it can take,
+    /// and nothing else, is left to the matching (which fails it) instead of failing here.
+    pub(crate) fn gac_stage(vars: Vec<VarId>, offsets: Vec<i32>) -> Self {
+        AllDifferent {
+            gac_stage: true,
+            ..AllDifferent::new(vars, offsets, Strength::Hidden)
         }
     }
 
@@ -169,7 +182,11 @@ impl AllDifferent {
                 }
             }
         }
-        let mut changed = singles_on_words(&mut doms[..k])?;
+        let mut changed = if self.gac_stage {
+            singles_on_words::<false>(&mut doms[..k])?
+        } else {
+            singles_on_words::<true>(&mut doms[..k])?
+        };
         while changed != 0 {
             let i = changed.trailing_zeros() as usize;
             changed &= changed - 1;
@@ -206,7 +223,11 @@ impl AllDifferent {
 /// rules at once. Removing single values from the other views changes no holder count of
 /// the remaining values, so the counts of the first pass stay valid for the second, and
 /// only a view that becomes single can enable more work.
-fn singles_on_words(doms: &mut [u64]) -> Result<u64, Conflict> {
+///
+/// A view that two values need (each held by it alone) is a failure. `STRICT`: also when
+/// those values are all it holds; otherwise such a view is left as it is (for the GAC
+/// stage, whose matching fails it).
+fn singles_on_words<const STRICT: bool>(doms: &mut [u64]) -> Result<u64, Conflict> {
     debug_assert!(doms.len() <= 64);
     let k = doms.len() as u32;
     let mut changed = 0u64;
@@ -240,10 +261,10 @@ fn singles_on_words(doms: &mut [u64]) -> Result<u64, Conflict> {
             let x = *d;
             let open = x & x.wrapping_sub(1) != 0;
             let (rest, mine) = (x & !fixed, x & unique);
-            // A view left with exactly its unique values stays as it is: GAC settles it.
-            let left = if (mine == 0) | (mine == rest) { rest } else { mine };
+            let left = if mine == 0 { rest } else { mine };
             // No value left, or two that only this view can take.
-            failed |= open & ((left == 0) | ((left != rest) & (mine & mine.wrapping_sub(1) != 0)));
+            let needed_twice = (STRICT | (mine != rest)) & (mine & mine.wrapping_sub(1) != 0);
+            failed |= open & ((left == 0) | needed_twice);
             let new = if open { left } else { x };
             again |= open & (new & new.wrapping_sub(1) == 0);
             changed |= u64::from(new != x) << i;

@@ -283,11 +283,7 @@ impl Model {
         }
         if strength == Strength::Gac {
             // The matching runs at low priority; hidden singles do the cheap part first.
-            self.add_propagator(AllDifferent::new(
-                vars.to_vec(),
-                offsets.to_vec(),
-                Strength::Hidden,
-            ));
+            self.add_propagator(AllDifferent::gac_stage(vars.to_vec(), offsets.to_vec()));
         }
         self.add_propagator(AllDifferent::new(vars.to_vec(), offsets.to_vec(), strength));
         if offsets.iter().all(|&o| o == 0) {

@@ -429,6 +429,7 @@ impl<'m> Solver<'m> {
             if top.open && top.forced {
                 // What the general steps below would do, without their dispatch: the
                 // store is at this frame's mark already, and no value is left to try.
+                debug_assert_eq!(self.store.mark(), top.mark, "a forced frame changed no domain");
                 self.settled = 0;
                 self.mark_unassigned(top.var);
                 self.stats.backtracks += 1;
@@ -1622,8 +1623,8 @@ mod tests {
                 let mut config = SearchConfig::with_strategy(name.parse().expect("a strategy"));
                 let whole = run(&model, &config, false);
                 assert_eq!(run(&model, &config, true), whole, "{name}");
-                // Node limits stop both at the same node, with the same solutions (on
-                // trees small enough to stop at every node).
+                // Node limits stop both at the same node, with the same solutions: each of
+                // the first 200 nodes as the limit.
                 for cap in 1..whole.1.nodes.min(200) {
                     config.limits.nodes = Some(cap);
                     let stopped = run(&model, &config, true);

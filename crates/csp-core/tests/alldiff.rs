@@ -357,6 +357,33 @@ fn a_hundred_variables_on_multi_word_domains() {
 }
 
 #[test]
+fn hidden_strength_fails_a_view_two_values_need() {
+    // a holds 1 and 2, which no other variable can take: both must go to a. No variable
+    // is single, so only the hidden-single rule applied in full sees it. The word path
+    // (one base, values 1..=4) and the general path (values 64 apart) agree.
+    for spread in [1, 64] {
+        let mut m = Model::new();
+        let vars = if spread == 1 {
+            let vars = m.int_vars(4, 1, 4).unwrap();
+            for (i, &v) in vars.iter().enumerate() {
+                let gone = if i == 0 { [3, 4] } else { [1, 2] };
+                gone.iter().for_each(|&x| m.exclude(v, x).unwrap());
+            }
+            vars
+        } else {
+            let a = m.add_var(Domain::from_values([spread, 2 * spread]).unwrap());
+            let mut vars = vec![a];
+            vars.extend((0..3).map(|_| m.add_var(Domain::from_values([3 * spread, 4 * spread]).unwrap())));
+            vars
+        };
+        m.all_different_nary(&vars, Strength::Hidden).unwrap();
+        let mut s = Solver::new(&m, SearchConfig::with_strategy("mrv/asc/mac".parse().unwrap())).unwrap();
+        assert_eq!(s.solve(), Outcome::Unsatisfiable, "spread {spread}");
+        assert_eq!(s.stats().nodes, 0, "spread {spread}: failed at the root");
+    }
+}
+
+#[test]
 fn pigeonhole_fails_at_the_root_without_nodes() {
     for n in [5, 70] {
         let mut m = Model::new();
