@@ -10,7 +10,7 @@ use crate::CliError;
 /// Strategy flags. Each command fills in its own defaults for flags left out.
 #[derive(Args, Clone, Debug, Default)]
 pub struct StrategyArgs {
-    /// Variable order: static, mrv, mrv-degree, dom-wdeg.
+    /// Variable order: static, mrv, mrv-degree, dom-wdeg, dom-wdeg-fixed.
     #[arg(long = "var", value_name = "ORDER")]
     pub var_order: Option<VarOrder>,
     /// Value order: asc, lcv, desc, random.

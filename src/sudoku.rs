@@ -29,13 +29,13 @@ enum SudokuCommand {
     /// Solve every puzzle of a file (one per line) or one grid; one output per puzzle, in input order.
     ///
     /// Default: the alldiff model with locked candidates, singles up to 9x9 and GAC from
-    /// 16x16 up, and the dom-wdeg/asc/mac strategy; --var, --val and --inference replace
+    /// 16x16 up, and the dom-wdeg-fixed/asc/mac strategy; --var, --val and --inference replace
     /// its parts.
     Solve(SolveArgs),
     /// Count the solutions of every puzzle.
     ///
     /// Default: the alldiff model with locked candidates, singles up to 9x9 and GAC from
-    /// 16x16 up, and the dom-wdeg/asc/mac strategy; --var, --val and --inference replace
+    /// 16x16 up, and the dom-wdeg-fixed/asc/mac strategy; --var, --val and --inference replace
     /// its parts.
     Count(CountArgs),
     /// Compare search strategies on a puzzle file: nodes, backtracks and time per strategy.

@@ -2,7 +2,7 @@
 //!
 //! Model a problem as variables with finite integer domains and constraints between
 //! them, then solve it with backtracking search whose three parts are chosen
-//! separately — variable order ([`VarOrder`]: static, MRV, MRV+degree, dom/wdeg), value
+//! separately — variable order ([`VarOrder`]: static, MRV, MRV+degree, dom/wdeg and a variant), value
 //! order ([`ValueOrder`]: ascending, LCV, descending, random) and inference
 //! ([`Inference`]: none, forward checking, MAC) — and compare strategies by the
 //! [`Stats`] every run reports, above all **nodes expanded**.

@@ -223,7 +223,7 @@ impl<'m> Solver<'m> {
         let selection = match strategy.var_order {
             VarOrder::Static => Selection::Static,
             VarOrder::Mrv if lowest => Selection::Smallest,
-            VarOrder::DomWdeg if lowest => Selection::SmallestWeighted,
+            VarOrder::DomWdeg | VarOrder::DomWdegFixed if lowest => Selection::SmallestWeighted,
             _ => Selection::General,
         };
         let mut open_vars = vec![0; n.div_ceil(64).max(1)];
@@ -712,7 +712,7 @@ impl<'m> Solver<'m> {
             Selection::General => {}
         }
         let use_degree = self.config.strategy.var_order == VarOrder::MrvDegree;
-        let use_weights = self.config.strategy.var_order == VarOrder::DomWdeg;
+        let use_weights = self.config.strategy.var_order.weighs_failures();
         let random_ties = self.config.tie_break == TieBreak::Random;
         let floor = u64::from(self.config.strategy.inference != Inference::None);
         // The key is the fraction `legal / weight` (weight 1 except under dom/wdeg), then
@@ -806,19 +806,24 @@ impl<'m> Solver<'m> {
         })
     }
 
-    /// dom/wdeg: a constraint wiped out a domain, so its weight and the weighted degree
-    /// of each of its variables grow by one.
+    /// A constraint failed. dom/wdeg: its weight, and so the weighted degree of each of its
+    /// variables, grows by one. `dom-wdeg-fixed`: only its variables in conflict gain one
+    /// (see [`VarOrder::DomWdegFixed`]).
     fn bump_weight(&mut self, constraint: Failed) {
-        match constraint {
+        let arc_vars;
+        let vars = match constraint {
             Failed::Arc(arc) => {
                 let arc = &self.network.arcs[arc as usize];
-                self.var_weight[arc.x.index()] += 1;
-                self.var_weight[arc.y.index()] += 1;
+                arc_vars = [arc.x, arc.y];
+                &arc_vars[..]
             }
-            Failed::Propagator(p) => {
-                for v in self.props[p].variables() {
-                    self.var_weight[v.index()] += 1;
-                }
+            Failed::Propagator(p) => self.props[p].variables(),
+        };
+        let fixed_only = self.config.strategy.var_order == VarOrder::DomWdegFixed;
+        for v in vars {
+            // Read before the failure is undone: the domains it left.
+            if !fixed_only || (!self.assigned[v.index()] && self.store.size(*v) <= 1) {
+                self.var_weight[v.index()] += 1;
             }
         }
     }
@@ -1614,12 +1619,40 @@ mod tests {
     }
 
     #[test]
+    fn dom_wdeg_fixed_weighs_only_the_variables_in_conflict() {
+        // Three variables, two values, all different: assigning the first fixes the other
+        // two to the value it left, and they clash. Each of its two values fails so.
+        let mut model = Model::new();
+        let vars = model.int_vars(3, 1, 2).expect("a non-empty range");
+        model
+            .all_different_nary(&vars, Strength::Value)
+            .expect("variables of this model");
+        for (name, weights) in [
+            // Every variable of the failing constraint, twice: the degree 1, plus 2.
+            ("dom-wdeg/asc/mac", [3, 3, 3]),
+            // Only the two fixed ones; the assigned first variable keeps its degree.
+            ("dom-wdeg-fixed/asc/mac", [1, 3, 3]),
+        ] {
+            let config = SearchConfig::with_strategy(name.parse().expect("a strategy"));
+            let mut solver = Solver::new(&model, config).expect("a valid configuration");
+            assert_eq!(solver.solve(), Outcome::Unsatisfiable, "{name}");
+            assert_eq!(solver.stats().nodes, 2, "{name}");
+            assert_eq!(solver.var_weight, weights, "{name}");
+        }
+    }
+
+    #[test]
     fn forced_runs_change_no_solution_count_or_limit() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let mut runs = 0;
         for _ in 0..300 {
             let model = random_model(&mut rng);
-            for name in ["mrv/asc/mac", "dom-wdeg/asc/mac", "dom-wdeg/desc/mac"] {
+            for name in [
+                "mrv/asc/mac",
+                "dom-wdeg/asc/mac",
+                "dom-wdeg/desc/mac",
+                "dom-wdeg-fixed/asc/mac",
+            ] {
                 let mut config = SearchConfig::with_strategy(name.parse().expect("a strategy"));
                 let whole = run(&model, &config, false);
                 assert_eq!(run(&model, &config, true), whole, "{name}");

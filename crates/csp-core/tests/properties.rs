@@ -286,7 +286,14 @@ fn solver(model: &Model, strategy: SearchStrategy) -> Solver<'_> {
 /// Every textbook strategy enumerates exactly `expected`, checks out, agrees with
 /// `solve` and `count`, and repeats itself exactly.
 fn check_all_strategies(model: &Model, expected: &[Vec<i32>], what: &str) -> Result<(), TestCaseError> {
-    for strategy in SearchStrategy::textbook() {
+    // The 18 textbook strategies, then the failure-weighted variable orders.
+    let weighted = [
+        "dom-wdeg/asc/mac",
+        "dom-wdeg-fixed/asc/fc",
+        "dom-wdeg-fixed/lcv/mac",
+    ]
+    .map(|name| name.parse::<SearchStrategy>().expect("a strategy"));
+    for strategy in SearchStrategy::textbook().into_iter().chain(weighted) {
         let mut s = solver(model, strategy);
         let found: Vec<Vec<i32>> = s.solutions().collect();
         for sol in &found {
@@ -780,7 +787,13 @@ proptest! {
             m
         };
         let (compiled, opaque) = (build(false), build(true));
-        for strategy in ["mrv/asc/none", "mrv-degree/asc/none", "dom-wdeg/asc/none", "mrv/lcv/none"] {
+        for strategy in [
+            "mrv/asc/none",
+            "mrv-degree/asc/none",
+            "dom-wdeg/asc/none",
+            "dom-wdeg-fixed/asc/none",
+            "mrv/lcv/none",
+        ] {
             let strategy: SearchStrategy = strategy.parse().unwrap();
             let (mut a, mut b) = (solver(&compiled, strategy), solver(&opaque, strategy));
             let (ca, cb) = (a.count(), b.count());

@@ -647,7 +647,7 @@ fn root_singles_change_nothing_but_the_work() {
         (ModelKind::AllDiff(Strength::Gac), true),
         (ModelKind::AllDiff(Strength::Hidden), true),
     ] {
-        for strategy_text in ["dom-wdeg/asc/mac", "mrv/asc/mac"] {
+        for strategy_text in ["dom-wdeg/asc/mac", "dom-wdeg-fixed/asc/mac", "mrv/asc/mac"] {
             let config = config(strategy(strategy_text));
             for puzzle in &all {
                 let rules = SudokuModel::build(puzzle.order(), kind, locked);

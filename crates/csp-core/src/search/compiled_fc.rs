@@ -27,7 +27,7 @@ impl Solver<'_> {
         let order = match strategy.var_order {
             VarOrder::Static => true,
             VarOrder::Mrv => self.config.tie_break == TieBreak::Lowest,
-            VarOrder::MrvDegree | VarOrder::DomWdeg => false,
+            VarOrder::MrvDegree | VarOrder::DomWdeg | VarOrder::DomWdegFixed => false,
         };
         self.network.compiled_fc.is_some()
             && !self.final_check
