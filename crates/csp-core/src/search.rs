@@ -807,8 +807,8 @@ impl<'m> Solver<'m> {
     }
 
     /// A constraint failed. dom/wdeg: its weight, and so the weighted degree of each of its
-    /// variables, grows by one. `dom-wdeg-fixed`: only its variables in conflict gain one
-    /// (see [`VarOrder::DomWdegFixed`]).
+    /// variables, grows by one. `dom-wdeg-fixed`: only its variables in conflict and the
+    /// variable of the last decision gain one (see [`VarOrder::DomWdegFixed`]).
     fn bump_weight(&mut self, constraint: Failed) {
         let arc_vars;
         let vars = match constraint {
@@ -825,6 +825,10 @@ impl<'m> Solver<'m> {
             if !fixed_only || (!self.assigned[v.index()] && self.store.size(*v) <= 1) {
                 self.var_weight[v.index()] += 1;
             }
+        }
+        // The decision that led to the failure (none at the root).
+        if let (true, Some(frame)) = (fixed_only, self.frames.last()) {
+            self.var_weight[frame.var.index()] += 1;
         }
     }
 
@@ -1576,7 +1580,7 @@ impl Iterator for Solutions<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Strength;
+    use crate::{Domain, Strength};
 
     /// A small random model: all-different constraints at random strengths and `!=`
     /// pairs over few values, so that propagation leaves many variables forced.
@@ -1619,19 +1623,30 @@ mod tests {
     }
 
     #[test]
-    fn dom_wdeg_fixed_weighs_only_the_variables_in_conflict() {
-        // Three variables, two values, all different: assigning the first fixes the other
-        // two to the value it left, and they clash. Each of its two values fails so.
+    fn dom_wdeg_fixed_weighs_the_variables_in_conflict_and_the_decision() {
+        // x in 1..=2 is the first choice (the largest degree). Either value fixes p to the
+        // other, which fixes q and r to the value x took, and they clash in the
+        // all-different over p, q, r, s; s keeps a choice. t and u only add to x's degree.
         let mut model = Model::new();
-        let vars = model.int_vars(3, 1, 2).expect("a non-empty range");
+        let x = model.add_var(Domain::range(1, 2).expect("a range"));
+        let pqr = model.int_vars(3, 1, 2).expect("a non-empty range");
+        let s = model.add_var(Domain::range(1, 4).expect("a range"));
+        let tu = model.int_vars(2, 1, 5).expect("a non-empty range");
+        for other in [pqr[0], tu[0], tu[1]] {
+            model
+                .all_different_nary(&[x, other], Strength::Value)
+                .expect("variables of this model");
+        }
         model
-            .all_different_nary(&vars, Strength::Value)
+            .all_different_nary(&[pqr[0], pqr[1], pqr[2], s], Strength::Value)
             .expect("variables of this model");
+        // Weights in the order x, p, q, r, s, t, u: the degree plus what the two failures
+        // added.
         for (name, weights) in [
-            // Every variable of the failing constraint, twice: the degree 1, plus 2.
-            ("dom-wdeg/asc/mac", [3, 3, 3]),
-            // Only the two fixed ones; the assigned first variable keeps its degree.
-            ("dom-wdeg-fixed/asc/mac", [1, 3, 3]),
+            // Each failure weighs every variable of the failing all-different.
+            ("dom-wdeg/asc/mac", [3, 4, 3, 3, 3, 1, 1]),
+            // Only its fixed or emptied p, q, r (not s), and the decision x.
+            ("dom-wdeg-fixed/asc/mac", [5, 4, 3, 3, 1, 1, 1]),
         ] {
             let config = SearchConfig::with_strategy(name.parse().expect("a strategy"));
             let mut solver = Solver::new(&model, config).expect("a valid configuration");
