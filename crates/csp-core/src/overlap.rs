@@ -15,6 +15,22 @@ use smallvec::SmallVec;
 use crate::model::VarId;
 use crate::propagator::{Conflict, Event, Priority, PropagationContext, Propagator};
 
+/// A set of variables as a sorted list: built and searched without the allocations of
+/// a tree, for the scopes (a few dozen variables) the constructors compare.
+struct SortedVars(Vec<VarId>);
+
+impl SortedVars {
+    fn of(vars: &[VarId]) -> SortedVars {
+        let mut sorted = vars.to_vec();
+        sorted.sort_unstable();
+        SortedVars(sorted)
+    }
+
+    fn contains(&self, var: &VarId) -> bool {
+        self.0.binary_search(var).is_ok()
+    }
+}
+
 /// The implied constraint between two all-different constraints sharing variables.
 ///
 /// Its [`Propagator::check`] is the conjunction of both all-different constraints, so it
@@ -34,10 +50,13 @@ impl PermutationOverlap {
     /// The overlap of all-different constraints over `a` and `b`; `None` if they share
     /// no variable or one contains the other (nothing to infer then).
     pub fn new(a: &[VarId], b: &[VarId]) -> Option<PermutationOverlap> {
-        let in_b: BTreeSet<VarId> = b.iter().copied().collect();
-        let in_a: BTreeSet<VarId> = a.iter().copied().collect();
-        let a_only: Vec<VarId> = a.iter().copied().filter(|v| !in_b.contains(v)).collect();
+        let in_b = SortedVars::of(b);
         let shared: Vec<VarId> = a.iter().copied().filter(|v| in_b.contains(v)).collect();
+        if shared.is_empty() {
+            return None;
+        }
+        let in_a = SortedVars::of(a);
+        let a_only: Vec<VarId> = a.iter().copied().filter(|v| !in_b.contains(v)).collect();
         let b_only: Vec<VarId> = b.iter().copied().filter(|v| !in_a.contains(v)).collect();
         if shared.is_empty() || a_only.is_empty() || b_only.is_empty() {
             return None;
@@ -329,27 +348,42 @@ impl PermutationOverlaps {
             shared_of.push(index as u32);
         }
         let segments = groups.len();
+        // Per variable: the last side that has it in its rest, and the last that covered
+        // it with a shared part (sides are numbered from 1), and its single group if any.
+        let slots = pairs
+            .iter()
+            .flat_map(|p| &p.vars)
+            .map(|v| v.index() + 1)
+            .max()
+            .unwrap_or(0);
+        let (mut member_of, mut covered_by) = (vec![0u32; slots], vec![0u32; slots]);
+        let mut single_group = vec![u32::MAX; slots];
+        let mut side = 0u32;
         // A side as its shared part, the shared parts inside the rest, and single
         // variables for what is left (their groups are added as they come).
         let mut split_side = |shared: u32, rest: &[VarId]| -> Vec<u32> {
-            let members: BTreeSet<VarId> = rest.iter().copied().collect();
-            let mut covered: BTreeSet<VarId> = BTreeSet::new();
+            side += 1;
+            for v in rest {
+                member_of[v.index()] = side;
+            }
             let mut split = vec![shared];
             for (j, seg) in groups[..segments].iter().enumerate() {
-                if seg.iter().all(|v| members.contains(v) && !covered.contains(v)) {
-                    covered.extend(seg.iter().copied());
+                if seg
+                    .iter()
+                    .all(|v| member_of[v.index()] == side && covered_by[v.index()] != side)
+                {
+                    for v in seg {
+                        covered_by[v.index()] = side;
+                    }
                     split.push(j as u32);
                 }
             }
-            for &v in rest.iter().filter(|v| !covered.contains(v)) {
-                let single = match groups[segments..].iter().position(|g| g[..] == [v]) {
-                    Some(i) => segments + i,
-                    None => {
-                        groups.push(vec![v]);
-                        groups.len() - 1
-                    }
-                };
-                split.push(single as u32);
+            for &v in rest.iter().filter(|v| covered_by[v.index()] != side) {
+                if single_group[v.index()] == u32::MAX {
+                    single_group[v.index()] = groups.len() as u32;
+                    groups.push(vec![v]);
+                }
+                split.push(single_group[v.index()]);
             }
             split.sort_unstable();
             split

@@ -142,7 +142,7 @@ impl SudokuModel {
                     // Each box with each row and column it crosses, as one propagator.
                     let scopes: Vec<Vec<VarId>> = (0..units.unit_count()).map(unit_vars).collect();
                     let pairs = (2 * side..3 * side)
-                        .flat_map(|b| (0..2 * side).map(move |line| (b, line)))
+                        .flat_map(|b| crossing_lines(units, b).map(move |line| (b, line)))
                         .map(|(b, line)| (&scopes[b][..], &scopes[line][..]));
                     rules
                         .link_all_different_pairs(pairs)
@@ -235,4 +235,19 @@ impl SudokuModel {
         let cells = values.iter().map(|&v| v as u8).collect();
         Grid::from_cells(self.order, cells).expect("one value in 1..=N per cell")
     }
+}
+
+/// The rows and columns (as unit ids, rows first) that box `b` crosses.
+fn crossing_lines(units: &Units, b: usize) -> impl Iterator<Item = usize> {
+    let mut lines: Vec<usize> = units
+        .unit(b)
+        .iter()
+        .flat_map(|&cell| {
+            let [row, col, _] = units.units_of(cell);
+            [row, col]
+        })
+        .collect();
+    lines.sort_unstable();
+    lines.dedup();
+    lines.into_iter()
 }
