@@ -156,17 +156,9 @@ fn filter_word_n<const N: usize>(
         .uniform_words()
         .filter(|&(_, base)| i64::from(base) == lo && offsets.iter().all(|&o| o == 0))
         .map(|(words, _)| words);
-    for (i, (&var, &offset)) in vars.iter().zip(offsets).enumerate() {
-        // In -63..=63: every value of the view lies in the window.
-        let (w, s) = match uniform {
-            Some(words) => (words[var.index()], 0),
-            None => {
-                let s = i64::from(ctx.base(var)) + i64::from(offset) - lo;
-                (to_window(ctx.bits(var)[0], s), s)
-            }
-        };
-        // Without branches: which views are fixed follows no learnable pattern. Each
-        // view is written at `n`, which moves on for open views only.
+    // Without branches: which views are fixed follows no learnable pattern. Each view is
+    // written at `n`, which moves on for open views only.
+    let mut take = |i: usize, w: u64, s: i64| {
         let single = w & w.wrapping_sub(1) == 0;
         let fixed = if single { w } else { 0 };
         // An empty domain, or two views fixed to one value.
@@ -176,6 +168,21 @@ fn filter_word_n<const N: usize>(
         shift[n] = s as i8;
         before[n] = w;
         n += usize::from(!single);
+    };
+    // Two loops rather than a choice per view: the uniform one is a plain gather.
+    match uniform {
+        Some(words) => {
+            for (i, &var) in vars.iter().enumerate() {
+                take(i, words[var.index()], 0);
+            }
+        }
+        None => {
+            for (i, (&var, &offset)) in vars.iter().zip(offsets).enumerate() {
+                // In -63..=63: every value of the view lies in the window.
+                let s = i64::from(ctx.base(var)) + i64::from(offset) - lo;
+                take(i, to_window(ctx.bits(var)[0], s), s);
+            }
+        }
     }
     if failed {
         return Err(Conflict);
