@@ -2,9 +2,9 @@
 //!
 //! Model a problem as variables with finite integer domains and constraints between
 //! them, then solve it with backtracking search whose three parts are chosen
-//! separately — variable order ([`VarOrder`]: static, MRV, MRV+degree, dom/wdeg and a variant), value
-//! order ([`ValueOrder`]: ascending, LCV, descending, random) and inference
-//! ([`Inference`]: none, forward checking, MAC) — and compare strategies by the
+//! separately — variable order ([`VarOrder`]: static, MRV, MRV+degree, two kinds of
+//! dom/wdeg), value order ([`ValueOrder`]: ascending, LCV, descending, random) and
+//! inference ([`Inference`]: none, forward checking, MAC) — and compare strategies by the
 //! [`Stats`] every run reports, above all **nodes expanded**.
 //!
 //! - Domains are bitsets of any size; search changes them in place and undoes the

@@ -58,7 +58,7 @@ impl PermutationOverlap {
         let in_a = SortedVars::of(a);
         let a_only: Vec<VarId> = a.iter().copied().filter(|v| !in_b.contains(v)).collect();
         let b_only: Vec<VarId> = b.iter().copied().filter(|v| !in_a.contains(v)).collect();
-        if shared.is_empty() || a_only.is_empty() || b_only.is_empty() {
+        if a_only.is_empty() || b_only.is_empty() {
             return None;
         }
         let (na, ns) = (a_only.len(), shared.len());
