@@ -3,7 +3,9 @@
 use std::time::Duration;
 
 use clap::Args;
-use csp_core::{Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder, VarOrder};
+use csp_core::{
+    Branching, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder, VarOrder,
+};
 
 use crate::CliError;
 
@@ -30,6 +32,13 @@ pub struct StrategyArgs {
     /// two-valued variables whose propagation fails are removed. Probes are not nodes.
     #[arg(long)]
     pub probe: bool,
+    /// What a decision branches on: `variables` (one branch per value of the chosen
+    /// variable) or `places` (where the chosen variable has three values or more, a value
+    /// that only two variables of a permutation all-different can still take, if there is
+    /// one: the one, then the other). Default: variables (places from 25x25 up for `csp
+    /// sudoku solve|count`).
+    #[arg(long, value_name = "KIND")]
+    pub branching: Option<Branching>,
 }
 
 /// Limit flags.
@@ -144,6 +153,7 @@ impl StrategyArgs {
             seed: self.seed.unwrap_or(0),
             limits: limits.limits(),
             probing: self.probe,
+            branching: self.branching.unwrap_or(Branching::Variables),
         })
     }
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Args, Subcommand, ValueEnum};
-use csp_core::{SearchConfig, Stats, Strength};
+use csp_core::{Branching, SearchConfig, Stats, Strength};
 use csp_sudoku::{CountReport, Grid, ModelKind, ParseError, SolveReport, Status, SudokuModel};
 use serde::Serialize;
 
@@ -29,14 +29,14 @@ enum SudokuCommand {
     /// Solve every puzzle of a file (one per line) or one grid; one output per puzzle, in input order.
     ///
     /// Default: the alldiff model with locked candidates, singles up to 9x9 and GAC from
-    /// 16x16 up, and the dom-wdeg-fixed/asc/mac strategy; --var, --val and --inference replace
-    /// its parts.
+    /// 16x16 up, the dom-wdeg-fixed/asc/mac strategy, and from 25x25 up branching on places;
+    /// --var, --val, --inference and --branching replace its parts.
     Solve(SolveArgs),
     /// Count the solutions of every puzzle.
     ///
     /// Default: the alldiff model with locked candidates, singles up to 9x9 and GAC from
-    /// 16x16 up, and the dom-wdeg-fixed/asc/mac strategy; --var, --val and --inference replace
-    /// its parts.
+    /// 16x16 up, the dom-wdeg-fixed/asc/mac strategy, and from 25x25 up branching on places;
+    /// --var, --val, --inference and --branching replace its parts.
     Count(CountArgs),
     /// Compare search strategies on a puzzle file: nodes, backtracks and time per strategy.
     Compare(CompareArgs),
@@ -140,8 +140,8 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    /// The rules and the search configuration these flags choose.
-    pub fn prepare(&self) -> Result<(Rules, SearchConfig), CliError> {
+    /// The rules and the search configurations these flags choose.
+    pub fn prepare(&self) -> Result<(Rules, Configs), CliError> {
         let rules = Rules::with_locked(self.model.kind()?, self.model.locked()?);
         let mut config = self
             .strategy
@@ -149,7 +149,37 @@ impl SearchArgs {
         if let Some(text) = &self.restarts {
             config.restarts = parse_restarts(text).map_err(usage)?;
         }
-        Ok((rules, config))
+        Ok((rules, Configs::new(config, self.strategy.branching)))
+    }
+}
+
+/// The search configuration of each order: the flags', with each order's default
+/// branching ([`csp_sudoku::default_branching`]) unless `--branching` is given.
+pub struct Configs {
+    given: Option<Branching>,
+    on_variables: SearchConfig,
+    on_places: SearchConfig,
+}
+
+impl Configs {
+    fn new(config: SearchConfig, given: Option<Branching>) -> Configs {
+        let with = |branching| SearchConfig {
+            branching,
+            ..config.clone()
+        };
+        Configs {
+            given,
+            on_variables: with(Branching::Variables),
+            on_places: with(Branching::Places),
+        }
+    }
+
+    /// The configuration for puzzles of `order`.
+    pub fn get(&self, order: usize) -> &SearchConfig {
+        match self.given.unwrap_or_else(|| csp_sudoku::default_branching(order)) {
+            Branching::Variables => &self.on_variables,
+            Branching::Places => &self.on_places,
+        }
     }
 }
 
@@ -271,7 +301,7 @@ fn run_solve(args: SolveArgs) -> Result<u8, CliError> {
             search: &args.search,
         });
     }
-    let (rules, config) = args.search.prepare()?;
+    let (rules, configs) = args.search.prepare()?;
     let text = batch::read_input(args.input.file.as_deref())?;
     let puzzles = batch::puzzles(&text, args.input.input);
     let started = Instant::now();
@@ -280,7 +310,10 @@ fn run_solve(args: SolveArgs) -> Result<u8, CliError> {
     let mut out = batch::results_output();
     Batch::new(args.search.jobs)?.run(
         &puzzles,
-        |puzzle: &Grid| csp_sudoku::solve(rules.get(puzzle.order()), puzzle, &config),
+        |puzzle: &Grid| {
+            let order = puzzle.order();
+            csp_sudoku::solve(rules.get(order), puzzle, configs.get(order))
+        },
         |line, result: Result<&SolveReport, &ParseError>| {
             tally.add(result.map_or(Status::Error, |r| r.status));
             write_solve(&mut out, format, line, result)
@@ -361,6 +394,9 @@ struct CountLine {
     /// Restarts made (with `--restarts`).
     #[serde(skip_serializing_if = "is_zero")]
     restarts: u64,
+    /// Decisions on the places of a value (with branching on places).
+    #[serde(skip_serializing_if = "is_zero")]
+    place_decisions: u64,
     elapsed_ms: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
@@ -374,7 +410,7 @@ fn run_count(args: CountArgs) -> Result<u8, CliError> {
     if args.limit == Some(0) {
         return Err(usage("--limit must be at least 1"));
     }
-    let (rules, config) = args.search.prepare()?;
+    let (rules, configs) = args.search.prepare()?;
     let text = batch::read_input(args.input.file.as_deref())?;
     let puzzles = batch::puzzles(&text, args.input.input);
     let started = Instant::now();
@@ -384,7 +420,10 @@ fn run_count(args: CountArgs) -> Result<u8, CliError> {
     let mut out = batch::results_output();
     Batch::new(args.search.jobs)?.run(
         &puzzles,
-        |puzzle: &Grid| csp_sudoku::count(rules.get(puzzle.order()), puzzle, &config, cap),
+        |puzzle: &Grid| {
+            let order = puzzle.order();
+            csp_sudoku::count(rules.get(order), puzzle, configs.get(order), cap)
+        },
         |line, result: Result<&CountReport, &ParseError>| {
             tally.add(result.map_or(Status::Error, |r| r.status));
             write_count(&mut out, format, line, result)
@@ -411,6 +450,7 @@ fn write_count(
                     nodes: r.stats.nodes,
                     backtracks: r.stats.backtracks,
                     restarts: r.stats.restarts,
+                    place_decisions: r.stats.place_decisions,
                     elapsed_ms: r.stats.elapsed.as_secs_f64() * 1000.0,
                     error: r.limit.map(|l| l.to_string()),
                 },
@@ -421,6 +461,7 @@ fn write_count(
                     nodes: 0,
                     backtracks: 0,
                     restarts: 0,
+                    place_decisions: 0,
                     elapsed_ms: 0.0,
                     error: Some(e.to_string()),
                 },

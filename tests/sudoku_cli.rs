@@ -477,6 +477,7 @@ fn every_model_and_strategy_flag_solves_the_seeds() {
         &["--model", "alldiff", "--alldiff", "value"],
         &["--alldiff", "hidden", "--inference", "fc"],
         &["--model", "alldiff", "--alldiff", "gac", "--var", "static"],
+        &["--branching", "places", "--var", "mrv", "--inference", "fc"],
     ] {
         let mut args = vec!["sudoku", "solve", "-"];
         args.extend_from_slice(flags);
@@ -531,6 +532,7 @@ fn bad_flags_are_usage_errors_with_exit_2() {
         (vec!["sudoku", "count", &file, "--limit", "0"], "--limit"),
         (vec!["sudoku", "count", &file, "--limit", "two"], "two"),
         (vec!["sudoku", "count", &file, "--var", "fastest"], "fastest"),
+        (vec!["sudoku", "count", &file, "--branching", "values"], "values"),
         (
             vec!["sudoku", "compare", &file, "--strategies", "mrv/asc"],
             "mrv/asc",
@@ -616,6 +618,50 @@ fn count_prints_exact_counts_one_per_line() {
 
 /// Restarts after a few nodes each: the nogoods they record keep every count exact,
 /// for the default strategy and for the textbook pairwise model under forward checking.
+/// Branching on places, chosen for every order, alone and with restarts: the same
+/// counts, and some decisions were on places.
+#[test]
+fn count_with_branching_on_places_stays_exact() {
+    let (input, counts) = counted_sample();
+    for extra in [&[][..], &["--restarts", "luby:3"]] {
+        let mut args = vec!["sudoku", "count", "--branching", "places", "--format", "json"];
+        args.extend_from_slice(extra);
+        let out = run(&args, Some(&input));
+        assert_eq!(code(&out), 0, "{extra:?}: {}", stderr(&out));
+        let lines = json_lines(&out);
+        let printed: Vec<u64> = lines.iter().map(|l| l["solutions"].as_u64().unwrap()).collect();
+        assert_eq!(printed, counts, "{extra:?}");
+        let on_places: u64 = lines
+            .iter()
+            .map(|l| l["place_decisions"].as_u64().unwrap_or(0))
+            .sum();
+        assert!(on_places > 0, "{extra:?}: some decisions were on places");
+    }
+}
+
+/// From 25x25 up the default branches on places; `--branching variables` turns it off.
+/// (A sample puzzle with its first 100 givens blanked: several solutions, and decisions.)
+#[test]
+fn default_branching_is_on_places_from_25x25_up() {
+    let puzzle = good(&text("generated-25x25-375-sample.txt")).remove(0).1;
+    let mut line: Vec<char> = puzzle.to_string().chars().collect();
+    for c in line.iter_mut().filter(|c| **c != '.').take(100) {
+        *c = '.';
+    }
+    let input: String = line.into_iter().chain(['\n']).collect();
+    let decisions = |extra: &[&str]| {
+        let mut args = vec!["sudoku", "count", "--limit", "2", "--format", "json"];
+        args.extend_from_slice(extra);
+        let out = run(&args, Some(&input));
+        assert_eq!(code(&out), 0, "{extra:?}: {}", stderr(&out));
+        let line = &json_lines(&out)[0];
+        assert_eq!(line["solutions"], 2, "{extra:?}");
+        line["place_decisions"].as_u64().unwrap_or(0)
+    };
+    assert!(decisions(&[]) > 0);
+    assert_eq!(decisions(&["--branching", "variables"]), 0);
+}
+
 #[test]
 fn count_with_restarts_stays_exact() {
     let (input, counts) = counted_sample();

@@ -337,6 +337,10 @@ impl Propagator for AllDifferent {
         true
     }
 
+    fn is_plain_all_different(&self) -> bool {
+        self.plain
+    }
+
     fn name(&self) -> &str {
         match self.strength {
             Strength::Value => "all-different(value)",

@@ -127,6 +127,28 @@ named_enum!(
     }
 );
 
+named_enum!(
+    /// What a search decision branches on. Default: variables.
+    Branching, "branching", {
+        /// The chosen variable: one branch per value (the textbook rule).
+        Variables => "variables",
+        /// The chosen variable, unless it has three values or more and a permutation
+        /// constraint (an all-different whose variables hold, together, exactly as many
+        /// values as it has variables; see [`Propagator::is_plain_all_different`]) has a
+        /// value left in just two of its variables: then those two places, `a = v`, then
+        /// `b = v`. The value must go somewhere in the constraint, so the two branches
+        /// cover every solution and no solution twice; each is one assignment, one node.
+        /// Of such values, the one whose two places weigh most (their summed weighted
+        /// degrees under dom/wdeg, degrees otherwise). Needs inference (fc or mac) and
+        /// domains of at most 64 values at one base; otherwise it branches on variables.
+        /// On Sudoku it expands 15 to 30% fewer nodes from 25x25 up, and about as many on
+        /// 16x16 (more on 9x9).
+        ///
+        /// [`Propagator::is_plain_all_different`]: crate::Propagator::is_plain_all_different
+        Places => "places",
+    }
+);
+
 /// The three independent choices that make a textbook strategy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Strategy {
@@ -287,6 +309,8 @@ pub struct SearchConfig {
     /// with two values is tried with each value; a value whose propagation fails is
     /// removed, until nothing changes. Probes are inference, not nodes. Default: off.
     pub probing: bool,
+    /// What a decision branches on. Default: variables.
+    pub branching: Branching,
 }
 
 impl Default for SearchConfig {
@@ -298,6 +322,7 @@ impl Default for SearchConfig {
             seed: 0,
             limits: Limits::default(),
             probing: false,
+            branching: Branching::Variables,
         }
     }
 }

@@ -68,7 +68,9 @@ mod store;
 
 pub use ac3::{Ac3Report, ac3};
 pub use alldiff::{AllDifferent, Strength};
-pub use config::{Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder, VarOrder, luby};
+pub use config::{
+    Branching, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder, VarOrder, luby,
+};
 pub use domain::Domain;
 pub use error::{ConfigError, ModelError, ParseNameError};
 pub use local::{Annealing, AnnealingModel, AnnealingRun, AnnealingStats, anneal};

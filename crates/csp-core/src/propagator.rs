@@ -103,6 +103,14 @@ pub trait Propagator: Send + Sync {
         false
     }
 
+    /// Whether the constraint is all-different on the variables' own values (no offsets).
+    /// Where the variables hold, together, exactly as many values as there are variables,
+    /// it is a permutation, and [`Branching::Places`](crate::Branching::Places) may branch
+    /// on the places of a value in it. Default: `false`.
+    fn is_plain_all_different(&self) -> bool {
+        false
+    }
+
     /// A short name for logs and statistics.
     fn name(&self) -> &str {
         "propagator"

@@ -13,7 +13,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use smallvec::SmallVec;
 
-use crate::config::{Inference, Limits, SearchConfig, TieBreak, ValueOrder, VarOrder};
+use crate::config::{Branching, Inference, Limits, SearchConfig, TieBreak, ValueOrder, VarOrder};
 use crate::error::ConfigError;
 use crate::model::{Model, VarId};
 use crate::network::{Network, PropFlags};
@@ -24,8 +24,10 @@ use crate::store::{FcCounts, FcStop, Mark, Store};
 
 mod compiled_fc;
 mod nogoods;
+mod places;
 
 use nogoods::{Added, Nogoods};
+use places::{Permutations, TwoPlaces};
 
 /// Marks a "changed" entry in the propagator queue (instead of a local index).
 const CHANGED: u32 = u32::MAX;
@@ -43,13 +45,17 @@ struct Frame {
     /// variable's word (its domain at `mark`, which each backtrack to it restores).
     /// Every search loop keeps both this and `last`, so one can carry on the other's.
     untried: u64,
-    /// Pre-ordered values: `value_stack[start..start + len]`, next at `pos`.
+    /// Pre-ordered values: `value_stack[start..start + len]`, next at `pos`. For a
+    /// frame on places, the indices of its variables there instead.
     start: u32,
     len: u32,
     pos: u32,
     /// Made by [`Solver::assign_forced_run`]: the variable's one value is assigned, no
     /// other is left, and undoing it restores nothing in the store.
     forced: bool,
+    /// Branching on places: this value goes to each of the frame's variables in turn
+    /// (`var` is the one tried last).
+    place_value: Option<i32>,
 }
 
 enum Phase {
@@ -192,6 +198,8 @@ pub struct Solver<'m> {
     nogood_queue: Vec<VarId>,
     /// Variables that lost a value to a nogood, to announce.
     nogood_pruned: Vec<VarId>,
+    /// Under [`Branching::Places`]: the permutation constraints to branch on.
+    permutations: Option<Permutations>,
 }
 
 impl<'m> Solver<'m> {
@@ -225,6 +233,14 @@ impl<'m> Solver<'m> {
             VarOrder::Mrv if lowest => Selection::Smallest,
             VarOrder::DomWdeg | VarOrder::DomWdegFixed if lowest => Selection::SmallestWeighted,
             _ => Selection::General,
+        };
+        // Places are read off one word per domain; without inference a domain does not
+        // tell where a value can still go.
+        let permutations = match (config.branching, store.uniform_words()) {
+            (Branching::Places, Some((words, _))) if strategy.inference != Inference::None => {
+                Permutations::find(props, words)
+            }
+            _ => None,
         };
         let mut open_vars = vec![0; n.div_ceil(64).max(1)];
         for i in 0..n {
@@ -273,6 +289,7 @@ impl<'m> Solver<'m> {
             nogoods: Nogoods::default(),
             nogood_queue: Vec::new(),
             nogood_pruned: Vec::new(),
+            permutations,
             config,
             network,
         })
@@ -419,7 +436,10 @@ impl<'m> Solver<'m> {
                     }
                 } else {
                     let var = self.select_var();
-                    self.push_frame(var);
+                    match self.two_places_instead(var) {
+                        Some(places) => self.push_places_frame(places),
+                        None => self.push_frame(var),
+                    }
                 }
             }
             let Some(&top) = self.frames.last() else {
@@ -461,7 +481,9 @@ impl<'m> Solver<'m> {
                     self.value_stack.truncate(frame.start as usize);
                 }
                 Some(value) => {
-                    if self.assign(&network, top.var, value) {
+                    // A frame on places has just moved on to its next variable.
+                    let var = self.frames.last().expect("a frame").var;
+                    if self.assign(&network, var, value) {
                         self.descend = true;
                     }
                 }
@@ -486,7 +508,7 @@ impl<'m> Solver<'m> {
     /// subtree the run finished becomes a nogood (see [`nogoods`]), propagated at the
     /// root. Returns `false` if that leaves no solution.
     fn restart(&mut self) -> bool {
-        // The decision of each frame, bottom up, and each value a frame finished with.
+        // The decision of each frame, bottom up, and each branch a frame finished.
         let mut path = vec![(VarId(0), 0); self.frames.len()];
         let mut finished = Vec::new();
         while let Some(frame) = self.frames.last().copied() {
@@ -497,8 +519,8 @@ impl<'m> Solver<'m> {
             }
             // The store is back at the frame's mark: the domain its values came from.
             path[depth] = (frame.var, decision.unwrap_or_default());
-            for value in self.finished_values(&frame, decision) {
-                finished.push((depth, value));
+            for (var, value) in self.finished_branches(&frame, decision) {
+                finished.push((depth, var, value));
             }
             self.frames.pop();
         }
@@ -520,11 +542,19 @@ impl<'m> Solver<'m> {
         holds
     }
 
-    /// The values `frame` finished with: tried (or skipped as inconsistent) and not the
-    /// `decision` still open. Reads the store at the frame's mark.
-    fn finished_values(&self, frame: &Frame, decision: Option<i32>) -> Vec<i32> {
+    /// The branches `frame` finished, as assignments: tried (or skipped as inconsistent)
+    /// and not the `decision` still open. Reads the store at the frame's mark.
+    fn finished_branches(&self, frame: &Frame, decision: Option<i32>) -> Vec<(VarId, i32)> {
+        let start = frame.start as usize;
+        if let Some(value) = frame.place_value {
+            // The places tried; the last one is still open if the frame is.
+            let done = frame.pos as usize - usize::from(frame.open);
+            return self.value_stack[start..start + done]
+                .iter()
+                .map(|&var| (VarId(var as u32), value))
+                .collect();
+        }
         let mut values: Vec<i32> = if self.config.strategy.value_order != ValueOrder::Asc {
-            let start = frame.start as usize;
             self.value_stack[start..start + frame.pos as usize].to_vec()
         } else if let Some(base) = self.store.uniform_base() {
             let tried = self.store.bits(frame.var)[0] & !frame.untried;
@@ -539,19 +569,19 @@ impl<'m> Solver<'m> {
                 .collect()
         };
         values.retain(|&a| Some(a) != decision);
-        values
+        values.into_iter().map(|a| (frame.var, a)).collect()
     }
 
-    /// Records the nogoods `path[..depth] + (var of path[depth], value)` for each
-    /// `(depth, value)` in `finished`, at the root, and propagates them there.
-    fn add_nogoods(&mut self, path: &[(VarId, i32)], finished: &[(usize, i32)]) -> bool {
+    /// Records the nogoods `path[..depth] + (var, value)` for each `(depth, var, value)`
+    /// in `finished`, at the root, and propagates them there.
+    fn add_nogoods(&mut self, path: &[(VarId, i32)], finished: &[(usize, VarId, i32)]) -> bool {
         let network = Arc::clone(&self.network);
         let mut lits = Vec::with_capacity(path.len());
         let mut holds = true;
-        for &(depth, value) in finished {
+        for &(depth, var, value) in finished {
             lits.clear();
             lits.extend_from_slice(&path[..depth]);
-            lits.push((path[depth].0, value));
+            lits.push((var, value));
             self.stats.nogoods += 1;
             match self.nogoods.add(&lits, &mut self.store, self.model.num_vars()) {
                 Added::Kept => {}
@@ -891,6 +921,37 @@ impl<'m> Solver<'m> {
         Some((legal, checks))
     }
 
+    /// Under [`Branching::Places`], when `var` (the variable order's choice) has three
+    /// values or more: a value with two places to branch on instead, if there is one.
+    fn two_places_instead(&self, var: VarId) -> Option<TwoPlaces> {
+        let permutations = self.permutations.as_ref()?;
+        if self.store.size(var) <= 2 {
+            return None;
+        }
+        let (words, base) = self.store.uniform_words()?;
+        permutations.two_places(words, base, &self.var_weight)
+    }
+
+    /// A frame that puts `places.value` in `places.first`, then in `places.second`.
+    fn push_places_frame(&mut self, places: TwoPlaces) {
+        self.stats.place_decisions += 1;
+        let start = self.value_stack.len() as u32;
+        self.value_stack.push(places.first.index() as i32);
+        self.value_stack.push(places.second.index() as i32);
+        self.frames.push(Frame {
+            var: places.first,
+            mark: self.store.mark(),
+            open: false,
+            last: None,
+            untried: 0,
+            start,
+            len: 2,
+            pos: 0,
+            forced: false,
+            place_value: Some(places.value),
+        });
+    }
+
     fn push_frame(&mut self, var: VarId) {
         let start = self.value_stack.len() as u32;
         match self.config.strategy.value_order {
@@ -922,11 +983,22 @@ impl<'m> Solver<'m> {
             len,
             pos: 0,
             forced: false,
+            place_value: None,
         });
     }
 
     fn next_value(&mut self) -> Option<i32> {
         let frame = *self.frames.last().expect("a frame");
+        if let Some(value) = frame.place_value {
+            if frame.pos == frame.len {
+                return None;
+            }
+            let var = VarId(self.value_stack[(frame.start + frame.pos) as usize] as u32);
+            let top = self.frames.last_mut().expect("a frame");
+            top.pos += 1;
+            top.var = var;
+            return Some(value);
+        }
         let check = self.config.strategy.inference == Inference::None;
         let ordered = self.config.strategy.value_order != ValueOrder::Asc;
         let uniform = self.store.uniform_base();
@@ -1159,6 +1231,7 @@ impl<'m> Solver<'m> {
                 len: 0,
                 pos: 0,
                 forced: true,
+                place_value: None,
             });
             self.stats.nodes += 1;
             self.stats.max_depth = self.stats.max_depth.max(self.frames.len() as u64);

@@ -42,6 +42,9 @@ pub struct Stats {
     pub nogoods: u64,
     /// Values tried by failed-value probing (see [`crate::SearchConfig::probing`]).
     pub probes: u64,
+    /// Decisions that branched on the two places of a value (see
+    /// [`crate::Branching::Places`]) instead of on a variable's values.
+    pub place_decisions: u64,
     /// Wall-clock time, serialised as `elapsed_ms` (milliseconds, fractional).
     #[serde(rename = "elapsed_ms", serialize_with = "as_millis")]
     pub elapsed: Duration,
@@ -66,6 +69,7 @@ impl Stats {
         self.restarts += other.restarts;
         self.nogoods += other.nogoods;
         self.probes += other.probes;
+        self.place_decisions += other.place_decisions;
         self.elapsed += other.elapsed;
     }
 }
@@ -84,6 +88,7 @@ impl fmt::Display for Stats {
         writeln!(f, "restarts={}", self.restarts)?;
         writeln!(f, "nogoods={}", self.nogoods)?;
         writeln!(f, "probes={}", self.probes)?;
+        writeln!(f, "place_decisions={}", self.place_decisions)?;
         write!(f, "elapsed_ms={:.3}", self.elapsed.as_secs_f64() * 1000.0)
     }
 }

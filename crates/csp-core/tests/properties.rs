@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use csp_core::{
-    Domain, LimitKind, Limits, Model, Outcome, Relation, Restarts, SearchConfig, Solver, Stats,
+    Branching, Domain, LimitKind, Limits, Model, Outcome, Relation, Restarts, SearchConfig, Solver, Stats,
     Strategy as SearchStrategy, Strength, TieBreak, ValueOrder, VarId, ac3,
 };
 use proptest::prelude::*;
@@ -267,6 +267,59 @@ fn spec(max_nary: usize) -> impl Strategy<Value = Spec> {
                 }
             },
         )
+    })
+}
+
+/// Random models made of permutation constraints (all-differents without offsets whose
+/// variables hold as many values as there are variables): Latin squares of order 2 to 4
+/// (`rows` = order), or one permutation of 4 to 7 variables (`rows` = 1) with mostly
+/// n-queens-like binary constraints, which leave wide domains. Most domains are full, some
+/// narrowed; a few givens and random binary constraints, so that branching on places has
+/// values with two places to pick and sometimes finds no solution.
+fn permutation_spec() -> impl Strategy<Value = Spec> {
+    let shapes = prop_oneof![
+        1 => (2usize..=4).prop_map(|n| (n, n)),
+        2 => (4usize..=7).prop_map(|n| (1, n)),
+    ];
+    shapes.prop_flat_map(|(rows, n)| {
+        let relation = prop_oneof![
+            3 => (1i32..=3).prop_map(Rel::AbsDiffNotEqual),
+            1 => relation(),
+        ];
+        let cells = rows * n;
+        let full: Vec<i32> = (1..=n as i32).collect();
+        let domain = prop_oneof![
+            3 => Just(full.clone()),
+            1 => prop::sample::subsequence(full, 1..=n),
+        ];
+        let givens = prop::collection::vec(prop::option::weighted(0.1, any::<prop::sample::Index>()), cells);
+        let binary = prop::collection::vec((0..cells, 1..cells, relation), 0..=8).prop_map(move |cs| {
+            cs.into_iter()
+                .map(|(x, d, r)| (x, (x + d) % cells, r))
+                .collect::<Vec<_>>()
+        });
+        (prop::collection::vec(domain, cells), givens, binary).prop_map(move |(domains, givens, binary)| {
+            let givens = givens
+                .iter()
+                .zip(&domains)
+                .map(|(g, d)| g.map(|ix| d[ix.index(d.len())]))
+                .collect();
+            let row_scopes = (0..rows).map(|r| (0..n).map(|c| r * n + c).collect::<Vec<_>>());
+            // A single permutation has no columns.
+            let columns = (0..n)
+                .filter(|_| rows > 1)
+                .map(|c| (0..rows).map(|r| r * n + c).collect::<Vec<_>>());
+            let nary = row_scopes
+                .chain(columns)
+                .map(|scope| (scope, vec![0; n]))
+                .collect();
+            Spec {
+                domains,
+                givens,
+                binary,
+                nary,
+            }
+        })
     })
 }
 
@@ -627,6 +680,85 @@ proptest! {
             prop_assert_eq!(a.stats().backtracks, b.stats().backtracks, "{}: backtracks", strategy);
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Branching on places finds exactly the solutions of brute force, once each, under
+    /// every inference that allows it, every value order and with restarts, and agrees
+    /// with `solve` and `count`.
+    #[test]
+    fn branching_on_places_matches_brute_force(spec in permutation_spec()) {
+        let expected = spec.brute_force();
+        let strategies = [
+            "dom-wdeg-fixed/asc/mac",
+            "dom-wdeg/desc/mac",
+            "mrv/lcv/fc",
+            "mrv-degree/random/mac",
+            "static/asc/fc",
+            "mrv/asc/none",
+        ];
+        for strength in [Strength::Hidden, Strength::Gac] {
+            let model = spec.model(strength);
+            for name in strategies {
+                let strategy: SearchStrategy = name.parse().unwrap();
+                for restarts in [None, Some(Restarts::Luby { scale: 1 }), Some(Restarts::Luby { scale: 3 })] {
+                    let config = SearchConfig {
+                        branching: Branching::Places,
+                        restarts,
+                        ..SearchConfig::with_strategy(strategy)
+                    };
+                    let what = format!("{} {name} {restarts:?}", strength.name());
+                    let mut s = Solver::new(&model, config.clone()).unwrap();
+                    let found: Vec<Vec<i32>> = s.solutions().collect();
+                    for sol in &found {
+                        prop_assert!(model.is_solution(sol), "{}: {:?}", what, sol);
+                    }
+                    let mut sorted = found.clone();
+                    sorted.sort();
+                    prop_assert_eq!(&sorted, &expected, "{}: solution set", what);
+                    match Solver::new(&model, config.clone()).unwrap().solve() {
+                        Outcome::Solved(sol) => prop_assert_eq!(Some(&sol), found.first(), "{}: first", what),
+                        Outcome::Unsatisfiable => prop_assert!(found.is_empty(), "{}: unsatisfiable", what),
+                        Outcome::Limit(kind) => prop_assert!(false, "{}: limit {}", what, kind),
+                    }
+                    let count = Solver::new(&model, config).unwrap().count();
+                    prop_assert_eq!(count.solutions, expected.len() as u64, "{}: count", what);
+                }
+            }
+        }
+    }
+}
+
+/// On 8-queens as one permutation (a queen per row, its column the value) with the
+/// diagonals as binary constraints, branching on places is taken and counts the 92
+/// solutions, as branching on variables does.
+#[test]
+fn branching_on_places_is_taken_and_counts_exactly() {
+    let mut m = Model::new();
+    let queens = m.int_vars(8, 0, 7).unwrap();
+    m.all_different_nary(&queens, Strength::Gac).unwrap();
+    for i in 0..8 {
+        for j in i + 1..8 {
+            m.post(queens[i], queens[j], Relation::AbsDiffNotEqual((j - i) as i32))
+                .unwrap();
+        }
+    }
+    let run = |branching| {
+        let config = SearchConfig {
+            branching,
+            ..SearchConfig::with_strategy("dom-wdeg-fixed/asc/mac".parse().unwrap())
+        };
+        let mut s = Solver::new(&m, config).unwrap();
+        let count = s.count();
+        (count.solutions, s.stats().clone())
+    };
+    let (on_variables, plain) = run(Branching::Variables);
+    let (on_places, places) = run(Branching::Places);
+    assert_eq!((on_variables, on_places), (92, 92));
+    assert_eq!(plain.place_decisions, 0);
+    assert!(places.place_decisions > 0, "{places}");
 }
 
 // ----- a known bug, kept as a failing test -----

@@ -31,7 +31,7 @@ pub fn default_solve(n: usize) -> (Encoding, SearchConfig) {
         }),
         seed: 0,
         limits: Limits::default(),
-        probing: false,
+        ..SearchConfig::default()
     };
     (Encoding::AllDifferent(Strength::Value), config)
 }

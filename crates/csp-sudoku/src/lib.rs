@@ -75,5 +75,7 @@ pub use parse::{
     parse_puzzle, parse_puzzle_unchecked,
 };
 pub use rate::{Level, RateError, Rating, rate, rate_with, score};
-pub use solve::{CountReport, SolveReport, Status, count, default_model, default_strategy, solve};
+pub use solve::{
+    CountReport, SolveReport, Status, count, default_branching, default_model, default_strategy, solve,
+};
 pub use units::{Unit, UnitKind, Units};

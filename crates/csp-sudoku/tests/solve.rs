@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
-use csp_core::{LimitKind, Limits, SearchConfig, Solver, Stats, Strategy, Strength};
+use csp_core::{Branching, LimitKind, Limits, SearchConfig, Solver, Stats, Strategy, Strength};
 use csp_sudoku::{
     CountedReader, Grid, ModelKind, PuzzleReader, Status, SudokuModel, count, default_strategy, parse_puzzle,
     solve,
@@ -392,6 +392,51 @@ fn textbook_strategies_agree_on_every_4x4_solution_set() {
     // The oracle itself: three ordinary puzzles with solutions, the last with none.
     let sizes: Vec<usize> = puzzles("4x4.txt").iter().map(|p| oracle_4x4(p).len()).collect();
     assert!(sizes[..3].iter().all(|&n| n >= 1) && sizes[3] == 0, "{sizes:?}");
+}
+
+/// Branching on places finds every 4x4 puzzle's solution set under every model and the
+/// strategies with inference, and the seed puzzles' one solution with the default
+/// strategy, as branching on variables does.
+#[test]
+fn branching_on_places_agrees_with_the_oracle_and_the_seeds() {
+    let on_places = |text: &str| SearchConfig {
+        branching: Branching::Places,
+        ..config(strategy(text))
+    };
+    let strategies = [
+        "mrv/asc/fc",
+        "mrv/lcv/mac",
+        "dom-wdeg-fixed/asc/mac",
+        "static/asc/mac",
+    ];
+    let mut decisions = 0;
+    for puzzle in all_4x4_puzzles() {
+        let expected = oracle_4x4(&puzzle);
+        for rules in every_model(2) {
+            for text in strategies {
+                let (set, stats) = solution_set(&rules, &puzzle, &on_places(text));
+                assert_eq!(set, expected, "{} {text} on {puzzle}", rules.kind());
+                decisions += stats.place_decisions;
+            }
+        }
+    }
+    assert!(decisions > 0, "some 4x4 decisions were on places");
+    for (label, puzzle) in seeds() {
+        let rules = SudokuModel::default_for(puzzle.order());
+        let expected = count(&rules, &puzzle, &config(default_strategy()), Some(2));
+        let config = SearchConfig {
+            branching: Branching::Places,
+            ..config(default_strategy())
+        };
+        let report = count(&rules, &puzzle, &config, Some(2));
+        assert_eq!(report.solutions, expected.solutions, "{label}");
+        if expected.is_unique() {
+            assert_eq!(report.first, expected.first, "{label}");
+        }
+        if let Some(first) = &report.first {
+            assert!(first.is_solution_of(&puzzle), "{label}");
+        }
+    }
 }
 
 #[test]

@@ -106,6 +106,7 @@ impl Solver<'_> {
                     len: 0,
                     pos: 0,
                     forced: false,
+                    place_value: None,
                 });
             }
             let depth = frames.len() as u64;

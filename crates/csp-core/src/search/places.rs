@@ -1,0 +1,133 @@
+//! Branching on places ([`Branching::Places`](crate::Branching::Places)): the
+//! permutation constraints of a model, and the value of one of them with just two places
+//! left.
+
+use std::sync::Arc;
+
+use crate::model::VarId;
+use crate::propagator::Propagator;
+
+/// The scopes of the model's permutation constraints: plain all-differents whose variables
+/// hold, together, exactly as many values as there are variables, so that every value is
+/// taken in every solution.
+pub(super) struct Permutations {
+    scopes: Vec<Vec<VarId>>,
+}
+
+/// A value with two places left: branch `first = value`, then `second = value`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct TwoPlaces {
+    pub(super) value: i32,
+    pub(super) first: VarId,
+    pub(super) second: VarId,
+}
+
+impl Permutations {
+    /// The permutation constraints among `props`, judged on the initial domains `words`
+    /// (each variable's one word at a shared base); `None` if there are none.
+    pub(super) fn find(props: &[Arc<dyn Propagator>], words: &[u64]) -> Option<Permutations> {
+        let scopes: Vec<Vec<VarId>> = props
+            .iter()
+            .filter(|p| p.is_plain_all_different())
+            .map(|p| p.variables())
+            .filter(|vars| {
+                let union = vars.iter().fold(0u64, |u, v| u | words[v.index()]);
+                union.count_ones() as usize == vars.len()
+            })
+            .map(<[VarId]>::to_vec)
+            .collect();
+        (!scopes.is_empty()).then_some(Permutations { scopes })
+    }
+
+    /// The value with exactly two places among the variables that still have a choice,
+    /// held by no variable without one, whose places weigh most (ties to the first
+    /// found); `None` if no value has two places. `words` and `base`: the current domains.
+    ///
+    /// A value held by a variable with one value left is that variable's, whatever
+    /// inference has removed so far: its other places are not places.
+    pub(super) fn two_places(&self, words: &[u64], base: i32, weights: &[u64]) -> Option<TwoPlaces> {
+        let mut best: Option<(u64, TwoPlaces)> = None;
+        for scope in &self.scopes {
+            let (mut fixed, mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64, 0u64);
+            for v in scope {
+                let d = words[v.index()];
+                if d & d.wrapping_sub(1) == 0 {
+                    fixed |= d;
+                    continue;
+                }
+                thrice |= twice & d;
+                twice |= once & d;
+                once |= d;
+            }
+            let mut pairs = twice & !thrice & !fixed;
+            while pairs != 0 {
+                let bit = pairs & pairs.wrapping_neg();
+                pairs &= pairs - 1;
+                let mut places = scope.iter().copied().filter(|v| {
+                    let d = words[v.index()];
+                    d & bit != 0 && d & d.wrapping_sub(1) != 0
+                });
+                let (Some(first), Some(second)) = (places.next(), places.next()) else {
+                    continue;
+                };
+                let weight = weights[first.index()] + weights[second.index()];
+                if best.is_none_or(|(w, _)| weight > w) {
+                    let value = base + bit.trailing_zeros() as i32;
+                    best = Some((weight, TwoPlaces { value, first, second }));
+                }
+            }
+        }
+        best.map(|(_, places)| places)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Model, Strength};
+
+    #[test]
+    fn finds_permutations_and_the_heaviest_value_with_two_places() {
+        let mut m = Model::new();
+        let v = m.int_vars(4, 1, 4).unwrap();
+        let w = m.int_vars(3, 1, 4).unwrap();
+        m.all_different_nary(&v, Strength::Hidden).unwrap();
+        // Three variables, four values: no permutation.
+        m.all_different_nary(&w, Strength::Hidden).unwrap();
+        let initial = vec![0b1111u64; 7];
+        let perms = Permutations::find(m.propagators(), &initial).expect("one permutation");
+        assert_eq!(perms.scopes, vec![v.clone()]);
+
+        // v0 = {1, 2}, v1 = {1, 2, 3}, v2 = {3, 4}, v3 = {4}: value 4 is v3's, 3 and 2
+        // have two places, 1 has two.
+        let words = [0b0011, 0b0111, 0b1100, 0b1000, 0, 0, 0];
+        let heavy_v2 = [1, 1, 5, 1, 0, 0, 0];
+        let found = perms
+            .two_places(&words, 1, &heavy_v2)
+            .expect("a value with two places");
+        assert_eq!(
+            found,
+            TwoPlaces {
+                value: 3,
+                first: v[1],
+                second: v[2]
+            }
+        );
+        let even = [1u64; 7];
+        let found = perms
+            .two_places(&words, 1, &even)
+            .expect("a value with two places");
+        assert_eq!(
+            found,
+            TwoPlaces {
+                value: 1,
+                first: v[0],
+                second: v[1]
+            },
+            "ties to the first"
+        );
+        // Every value with three places or more, or taken: none.
+        let wide = [0b0111, 0b0111, 0b0111, 0b1000, 0, 0, 0];
+        assert_eq!(perms.two_places(&wide, 1, &even), None);
+    }
+}
