@@ -11,8 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
-use csp_core::SearchConfig;
-use csp_sudoku::{Grid, PuzzleReader, Status, SudokuModel, count, default_strategy, solve};
+use csp_sudoku::{Grid, PuzzleReader, Status, SudokuModel, count, default_config, solve};
 
 /// Puzzles taken from each large collection.
 const COLLECTION_SAMPLE: usize = 200;
@@ -50,12 +49,8 @@ fn hardest(name: &str) -> Grid {
     let rules = SudokuModel::default_for(3);
     read_puzzles(&shipped(name), usize::MAX)
         .into_iter()
-        .max_by_key(|grid| count(&rules, grid, &config(), Some(2)).stats.nodes)
+        .max_by_key(|grid| count(&rules, grid, &default_config(3), Some(2)).stats.nodes)
         .unwrap_or_else(|| panic!("{name} has no puzzle"))
-}
-
-fn config() -> SearchConfig {
-    SearchConfig::with_strategy(default_strategy())
 }
 
 fn representative(c: &mut Criterion) {
@@ -66,7 +61,6 @@ fn representative(c: &mut Criterion) {
         ("16x16-janko", puzzle("janko-16x16-sample.txt", 0)),
         ("25x25-375-clues", puzzle("generated-25x25-375-sample.txt", 0)),
     ];
-    let config = config();
     let mut group = c.benchmark_group("sudoku");
     group
         .sample_size(10)
@@ -74,6 +68,7 @@ fn representative(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(2));
     for (name, grid) in &puzzles {
         let rules = SudokuModel::default_for(grid.order());
+        let config = default_config(grid.order());
         // Check once outside the timing: the puzzle solves and is unique.
         let first = solve(&rules, grid, &config);
         assert!(
@@ -106,7 +101,7 @@ fn collections(c: &mut Criterion) {
         eprintln!("skipping the collections group: {} is absent", dir.display());
         return;
     }
-    let config = config();
+    let config = default_config(3);
     let rules = SudokuModel::default_for(3);
     let mut group = c.benchmark_group("collections");
     // Flat sampling: one iteration (200 puzzles) of forum-hardest takes about a second.

@@ -18,7 +18,8 @@
 //! - [`Solver`] finds one solution, enumerates them lazily or counts them, under
 //!   [`Limits`] on nodes, time, solutions and a cancel flag, with optional
 //!   [`Restarts`] (the subtrees each run finished are kept as nogoods, so counts stay
-//!   exact).
+//!   exact), and decisions on variables or, in permutation constraints, on the two places
+//!   left to a value ([`Branching`]).
 //! - Local search over complete assignments: [`min_conflicts`] (any [`ConflictModel`],
 //!   or any [`Model`] through [`ModelConflicts`]) and simulated annealing ([`anneal`]).
 //!

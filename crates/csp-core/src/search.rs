@@ -39,7 +39,7 @@ struct Frame {
     mark: Mark,
     /// A value of this frame is currently assigned (a node is open).
     open: bool,
-    /// Ascending order: the last value tried.
+    /// Ascending order: the last value tried. On places: the value placed.
     last: Option<i32>,
     /// Ascending order in the uniform layout: the values not tried yet, as bits of the
     /// variable's word (its domain at `mark`, which each backtrack to it restores).
@@ -53,9 +53,9 @@ struct Frame {
     /// Made by [`Solver::assign_forced_run`]: the variable's one value is assigned, no
     /// other is left, and undoing it restores nothing in the store.
     forced: bool,
-    /// Branching on places: this value goes to each of the frame's variables in turn
-    /// (`var` is the one tried last).
-    place_value: Option<i32>,
+    /// Branching on places: the value `last` goes to each of the frame's variables in
+    /// turn (`var` is the one tried last).
+    on_places: bool,
 }
 
 enum Phase {
@@ -546,7 +546,7 @@ impl<'m> Solver<'m> {
     /// and not the `decision` still open. Reads the store at the frame's mark.
     fn finished_branches(&self, frame: &Frame, decision: Option<i32>) -> Vec<(VarId, i32)> {
         let start = frame.start as usize;
-        if let Some(value) = frame.place_value {
+        if let (true, Some(value)) = (frame.on_places, frame.last) {
             // The places tried; the last one is still open if the frame is.
             let done = frame.pos as usize - usize::from(frame.open);
             return self.value_stack[start..start + done]
@@ -942,13 +942,13 @@ impl<'m> Solver<'m> {
             var: places.first,
             mark: self.store.mark(),
             open: false,
-            last: None,
+            last: Some(places.value),
             untried: 0,
             start,
             len: 2,
             pos: 0,
             forced: false,
-            place_value: Some(places.value),
+            on_places: true,
         });
     }
 
@@ -983,13 +983,13 @@ impl<'m> Solver<'m> {
             len,
             pos: 0,
             forced: false,
-            place_value: None,
+            on_places: false,
         });
     }
 
     fn next_value(&mut self) -> Option<i32> {
         let frame = *self.frames.last().expect("a frame");
-        if let Some(value) = frame.place_value {
+        if frame.on_places {
             if frame.pos == frame.len {
                 return None;
             }
@@ -997,7 +997,7 @@ impl<'m> Solver<'m> {
             let top = self.frames.last_mut().expect("a frame");
             top.pos += 1;
             top.var = var;
-            return Some(value);
+            return frame.last;
         }
         let check = self.config.strategy.inference == Inference::None;
         let ordered = self.config.strategy.value_order != ValueOrder::Asc;
@@ -1231,7 +1231,7 @@ impl<'m> Solver<'m> {
                 len: 0,
                 pos: 0,
                 forced: true,
-                place_value: None,
+                on_places: false,
             });
             self.stats.nodes += 1;
             self.stats.max_depth = self.stats.max_depth.max(self.frames.len() as u64);

@@ -1,13 +1,12 @@
 //! Hints for a person solving a grid, after checking that the grid can still be solved.
 
-use csp_core::SearchConfig;
 use serde::Serialize;
 use thiserror::Error;
 
 use crate::grid::{Conflict, Grid};
 use crate::logic::{Contradiction, Hint, HintError, next_hint};
 use crate::model::SudokuModel;
-use crate::solve::{Status, count, default_strategy};
+use crate::solve::{Status, count, default_config};
 
 /// Why no hint is given.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -78,12 +77,7 @@ pub fn checked_hint(rules: &SudokuModel, grid: &Grid) -> Result<CheckedHint, Hin
     if let Some(&c) = grid.conflicts().first() {
         return Err(HintProblem::Conflict(c, grid.size()));
     }
-    let counted = count(
-        rules,
-        grid,
-        &SearchConfig::with_strategy(default_strategy()),
-        Some(2),
-    );
+    let counted = count(rules, grid, &default_config(grid.order()), Some(2));
     if counted.status == Status::Unsatisfiable {
         return Err(HintProblem::NoSolution);
     }

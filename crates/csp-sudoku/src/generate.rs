@@ -18,7 +18,7 @@ use crate::grid::Grid;
 use crate::logic::{SinglesOutcome, propagate_singles};
 use crate::model::SudokuModel;
 use crate::rate::{Level, Rating, rate_with};
-use crate::solve::default_strategy;
+use crate::solve::default_config;
 
 /// Smallest order the generator makes (4x4).
 pub const MIN_GENERATE_ORDER: usize = 2;
@@ -315,7 +315,7 @@ impl Generator {
     /// One pass suffices for minimality: removing clues never removes solutions, so a
     /// group whose removal broke uniqueness would break it again later.
     pub fn reduce(&self, solution: &Grid, target: Option<usize>, rng: &mut dyn RngCore) -> Grid {
-        let config = SearchConfig::with_strategy(default_strategy());
+        let config = default_config(solution.order());
         let mut puzzle = solution.clone();
         let mut clues = puzzle.givens();
         let mut order: Vec<usize> = (0..self.groups.len()).collect();

@@ -76,6 +76,7 @@ pub use parse::{
 };
 pub use rate::{Level, RateError, Rating, rate, rate_with, score};
 pub use solve::{
-    CountReport, SolveReport, Status, count, default_branching, default_model, default_strategy, solve,
+    CountReport, SolveReport, Status, count, default_branching, default_config, default_model,
+    default_strategy, solve,
 };
 pub use units::{Unit, UnitKind, Units};

@@ -6,7 +6,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use csp_core::SearchConfig;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use thiserror::Error;
@@ -14,7 +13,7 @@ use thiserror::Error;
 use crate::grid::Grid;
 use crate::logic::{Technique, rate_logic};
 use crate::model::SudokuModel;
-use crate::solve::{Status, default_strategy, solve};
+use crate::solve::{Status, default_config, solve};
 
 /// A difficulty level, from the [`score`]:
 ///
@@ -133,7 +132,7 @@ fn technique_map<S: Serializer>(list: &[(Technique, usize)], s: S) -> Result<S::
 /// Let `H` be the [difficulty weight](Technique::difficulty) of the hardest technique
 /// [`rate_logic`] needed (10 for naked singles ... 44 for hidden triples; 0 if the grid
 /// was already full), `A` the number of deductions made by techniques other than singles,
-/// and `B` the backtracks of the [`default_strategy`] searching for the first solution.
+/// and `B` the backtracks of the [`default_config`] searching for the first solution.
 ///
 /// * Solved by logic alone: `score = H + min(A, 15)`, from 0 to 59.
 /// * Needs guessing (the techniques get stuck): `score = 60 + 10 * log2(1 + B)`, rounded
@@ -157,7 +156,7 @@ pub fn score(techniques: &[(Technique, usize)], guessing: bool, backtracks: u64)
 }
 
 /// Rates `puzzle`, searching with `rules` (which should be [`SudokuModel::default_for`]
-/// of the puzzle's order) and the [`default_strategy`].
+/// of the puzzle's order) and the [`default_config`] of its order.
 ///
 /// ```
 /// use csp_sudoku::{Level, parse_puzzle, rate};
@@ -178,7 +177,7 @@ pub fn rate_with(rules: &SudokuModel, puzzle: &Grid) -> Result<Rating, RateError
     if !puzzle.is_consistent() {
         return Err(RateError::Conflict);
     }
-    let report = solve(rules, puzzle, &SearchConfig::with_strategy(default_strategy()));
+    let report = solve(rules, puzzle, &default_config(puzzle.order()));
     if report.status == Status::Unsatisfiable {
         return Err(RateError::NoSolution);
     }

@@ -74,6 +74,15 @@ pub fn default_branching(order: usize) -> Branching {
     }
 }
 
+/// The search configuration `csp sudoku solve|count` uses by default for puzzles of
+/// `order`: [`default_strategy`] with [`default_branching`], no limits.
+pub fn default_config(order: usize) -> SearchConfig {
+    SearchConfig {
+        branching: default_branching(order),
+        ..SearchConfig::with_strategy(default_strategy())
+    }
+}
+
 /// The result of solving one puzzle.
 #[derive(Clone, Debug, Serialize)]
 pub struct SolveReport {

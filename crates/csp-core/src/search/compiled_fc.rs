@@ -106,7 +106,7 @@ impl Solver<'_> {
                     len: 0,
                     pos: 0,
                     forced: false,
-                    place_value: None,
+                    on_places: false,
                 });
             }
             let depth = frames.len() as u64;
