@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use csp_core::{Limits, SearchConfig, Strategy};
+use csp_core::{Branching, Limits, SearchConfig, Strategy};
 use csp_sudoku::{Contender, ModelKind, SolveReport, Summary, default_contenders, summarise};
 
 use crate::args::{parse_seconds, usage};
@@ -38,6 +38,10 @@ pub struct CompareArgs {
     /// `textbook` for all 18. Default with --models: textbook for pairwise, the default for alldiff.
     #[arg(long, value_delimiter = ',', value_name = "STRATEGIES")]
     strategies: Vec<String>,
+    /// What every decision branches on: `variables` or `places` (see `csp sudoku solve
+    /// --help`). Run once with each to compare them.
+    #[arg(long, default_value = "variables", value_name = "KIND")]
+    branching: Branching,
     /// Node limit per puzzle and strategy, so that hopeless combinations end.
     #[arg(long, default_value_t = 100_000, value_name = "N")]
     node_limit: u64,
@@ -115,6 +119,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         let rules = Rules::new(contender.model);
         let config = SearchConfig {
             strategy: contender.strategy,
+            branching: args.branching,
             limits: Limits {
                 nodes: Some(args.node_limit),
                 time: Some(args.timeout),
