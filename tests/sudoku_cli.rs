@@ -616,26 +616,30 @@ fn count_prints_exact_counts_one_per_line() {
     assert_eq!(code(&out), 0, "an exact count of 0 is an answer");
 }
 
-/// Restarts after a few nodes each: the nogoods they record keep every count exact,
-/// for the default strategy and for the textbook pairwise model under forward checking.
+/// Counts the counted sample with `count --format json` and these flags, checks every
+/// count, and returns the sum of `field` over the puzzles.
+fn count_sample_summing(flags: &[&str], field: &str) -> u64 {
+    let (input, counts) = counted_sample();
+    let mut args = vec!["sudoku", "count", "--format", "json"];
+    args.extend_from_slice(flags);
+    let out = run(&args, Some(&input));
+    assert_eq!(code(&out), 0, "{flags:?}: {}", stderr(&out));
+    let lines = json_lines(&out);
+    let printed: Vec<u64> = lines.iter().map(|l| l["solutions"].as_u64().unwrap()).collect();
+    assert_eq!(printed, counts, "{flags:?}");
+    lines.iter().map(|l| l[field].as_u64().unwrap_or(0)).sum()
+}
+
 /// Branching on places, chosen for every order, alone and with restarts: the same
 /// counts, and some decisions were on places.
 #[test]
 fn count_with_branching_on_places_stays_exact() {
-    let (input, counts) = counted_sample();
-    for extra in [&[][..], &["--restarts", "luby:3"]] {
-        let mut args = vec!["sudoku", "count", "--branching", "places", "--format", "json"];
-        args.extend_from_slice(extra);
-        let out = run(&args, Some(&input));
-        assert_eq!(code(&out), 0, "{extra:?}: {}", stderr(&out));
-        let lines = json_lines(&out);
-        let printed: Vec<u64> = lines.iter().map(|l| l["solutions"].as_u64().unwrap()).collect();
-        assert_eq!(printed, counts, "{extra:?}");
-        let on_places: u64 = lines
-            .iter()
-            .map(|l| l["place_decisions"].as_u64().unwrap_or(0))
-            .sum();
-        assert!(on_places > 0, "{extra:?}: some decisions were on places");
+    for flags in [
+        &["--branching", "places"][..],
+        &["--branching", "places", "--restarts", "luby:3"],
+    ] {
+        let on_places = count_sample_summing(flags, "place_decisions");
+        assert!(on_places > 0, "{flags:?}: some decisions were on places");
     }
 }
 
@@ -662,22 +666,25 @@ fn default_branching_is_on_places_from_25x25_up() {
     assert_eq!(decisions(&["--branching", "variables"]), 0);
 }
 
+/// Restarts after a few nodes each: the nogoods they record keep every count exact,
+/// for the default strategy and for the textbook pairwise model under forward checking.
 #[test]
 fn count_with_restarts_stays_exact() {
-    let (input, counts) = counted_sample();
-    for extra in [
-        &[][..],
-        &["--model", "pairwise", "--var", "mrv", "--inference", "fc"],
+    for flags in [
+        &["--restarts", "luby:3"][..],
+        &[
+            "--restarts",
+            "luby:3",
+            "--model",
+            "pairwise",
+            "--var",
+            "mrv",
+            "--inference",
+            "fc",
+        ],
     ] {
-        let mut args = vec!["sudoku", "count", "--restarts", "luby:3", "--format", "json"];
-        args.extend_from_slice(extra);
-        let out = run(&args, Some(&input));
-        assert_eq!(code(&out), 0, "{extra:?}: {}", stderr(&out));
-        let lines = json_lines(&out);
-        let printed: Vec<u64> = lines.iter().map(|l| l["solutions"].as_u64().unwrap()).collect();
-        assert_eq!(printed, counts, "{extra:?}");
-        let restarts: u64 = lines.iter().map(|l| l["restarts"].as_u64().unwrap_or(0)).sum();
-        assert!(restarts > 0, "{extra:?}: the runs restarted");
+        let restarts = count_sample_summing(flags, "restarts");
+        assert!(restarts > 0, "{flags:?}: the runs restarted");
     }
     let out = csp(&["sudoku", "count", "--restarts", "often", &path("4x4.txt")]);
     assert_eq!(code(&out), 2, "a bad policy is a usage error");

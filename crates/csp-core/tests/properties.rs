@@ -229,6 +229,15 @@ fn domain() -> impl Strategy<Value = Vec<i32>> {
     ]
 }
 
+/// The givens drawn for each variable: a value of its domain, or none.
+fn chosen_givens(givens: &[Option<prop::sample::Index>], domains: &[Vec<i32>]) -> Vec<Option<i32>> {
+    givens
+        .iter()
+        .zip(domains)
+        .map(|(g, d)| g.map(|ix| d[ix.index(d.len())]))
+        .collect()
+}
+
 /// Random CSPs with 2..=6 variables; `nary` all-different constraints at most.
 fn spec(max_nary: usize) -> impl Strategy<Value = Spec> {
     (2usize..=6).prop_flat_map(move |n| {
@@ -247,11 +256,7 @@ fn spec(max_nary: usize) -> impl Strategy<Value = Spec> {
         );
         (prop::collection::vec(domain(), n), givens, binary, nary).prop_map(
             |(domains, givens, binary, nary)| {
-                let givens = givens
-                    .iter()
-                    .zip(&domains)
-                    .map(|(g, d)| g.map(|ix| d[ix.index(d.len())]))
-                    .collect();
+                let givens = chosen_givens(&givens, &domains);
                 let nary = nary
                     .into_iter()
                     .map(|(scope, offsets): (Vec<usize>, Vec<i32>)| {
@@ -299,11 +304,7 @@ fn permutation_spec() -> impl Strategy<Value = Spec> {
                 .collect::<Vec<_>>()
         });
         (prop::collection::vec(domain, cells), givens, binary).prop_map(move |(domains, givens, binary)| {
-            let givens = givens
-                .iter()
-                .zip(&domains)
-                .map(|(g, d)| g.map(|ix| d[ix.index(d.len())]))
-                .collect();
+            let givens = chosen_givens(&givens, &domains);
             let row_scopes = (0..rows).map(|r| (0..n).map(|c| r * n + c).collect::<Vec<_>>());
             // A single permutation has no columns.
             let columns = (0..n)
