@@ -47,38 +47,69 @@ impl Permutations {
     /// inference has removed so far: its other places are not places.
     pub(super) fn two_places(&self, words: &[u64], base: i32, weights: &[u64]) -> Option<TwoPlaces> {
         let mut best: Option<(u64, TwoPlaces)> = None;
+        // Per value (bit) of the scope at hand: its places and their summed weight. Only
+        // the entries of the scope's two-place values are written and read.
+        let mut first = [VarId(0); 64];
+        let mut second = [VarId(0); 64];
+        let mut weight = [0u64; 64];
         for scope in &self.scopes {
+            // Without branches: whether a variable is fixed follows no pattern.
             let (mut fixed, mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64, 0u64);
             for v in scope {
                 let d = words[v.index()];
-                if d & d.wrapping_sub(1) == 0 {
-                    fixed |= d;
-                    continue;
-                }
-                thrice |= twice & d;
-                twice |= once & d;
-                once |= d;
+                let open = d & open_mask(d);
+                fixed |= d & !open_mask(d);
+                thrice |= twice & open;
+                twice |= once & open;
+                once |= open;
             }
-            let mut pairs = twice & !thrice & !fixed;
-            while pairs != 0 {
-                let bit = pairs & pairs.wrapping_neg();
-                pairs &= pairs - 1;
-                let mut places = scope.iter().copied().filter(|v| {
-                    let d = words[v.index()];
-                    d & bit != 0 && d & d.wrapping_sub(1) != 0
-                });
-                let (Some(first), Some(second)) = (places.next(), places.next()) else {
-                    continue;
-                };
-                let weight = weights[first.index()] + weights[second.index()];
-                if best.is_none_or(|(w, _)| weight > w) {
-                    let value = base + bit.trailing_zeros() as i32;
-                    best = Some((weight, TwoPlaces { value, first, second }));
+            let pairs = twice & !thrice & !fixed;
+            if pairs == 0 {
+                continue;
+            }
+            // One more pass finds both places of every such value at once.
+            let mut seen = 0u64;
+            for &v in scope {
+                let d = words[v.index()];
+                let mut held = d & pairs & open_mask(d);
+                while held != 0 {
+                    let bit = held.trailing_zeros() as usize;
+                    held &= held - 1;
+                    if seen >> bit & 1 == 0 {
+                        seen |= 1 << bit;
+                        first[bit] = v;
+                        weight[bit] = weights[v.index()];
+                    } else {
+                        second[bit] = v;
+                        weight[bit] += weights[v.index()];
+                    }
+                }
+            }
+            let mut left = pairs;
+            while left != 0 {
+                let bit = left.trailing_zeros() as usize;
+                left &= left - 1;
+                if best.is_none_or(|(w, _)| weight[bit] > w) {
+                    let value = base + bit as i32;
+                    best = Some((
+                        weight[bit],
+                        TwoPlaces {
+                            value,
+                            first: first[bit],
+                            second: second[bit],
+                        },
+                    ));
                 }
             }
         }
         best.map(|(_, places)| places)
     }
+}
+
+/// All ones if the domain word `d` holds two values or more, else zero.
+#[inline(always)]
+fn open_mask(d: u64) -> u64 {
+    u64::from(d & d.wrapping_sub(1) != 0).wrapping_neg()
 }
 
 #[cfg(test)]
