@@ -197,14 +197,12 @@ pub struct Generated {
 /// Makes puzzles and complete grids of one configuration.
 ///
 /// ```
-/// use csp_sudoku::{GenerateConfig, Generator, count, default_strategy, SudokuModel};
-/// use csp_core::SearchConfig;
+/// use csp_sudoku::{GenerateConfig, Generator, count, default_config, SudokuModel};
 /// let generator = Generator::new(GenerateConfig { seed: 7, ..GenerateConfig::new(3) }).unwrap();
 /// let made = generator.puzzle(0).unwrap();
 /// assert!(made.solution.is_solution_of(&made.puzzle));
 /// let rules = SudokuModel::default_for(3);
-/// let config = SearchConfig::with_strategy(default_strategy());
-/// assert!(count(&rules, &made.puzzle, &config, Some(2)).is_unique());
+/// assert!(count(&rules, &made.puzzle, &default_config(3), Some(2)).is_unique());
 /// // Reproducible: the same seed and index give the same puzzle.
 /// assert_eq!(generator.puzzle(0).unwrap().puzzle, made.puzzle);
 /// ```

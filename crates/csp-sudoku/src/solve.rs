@@ -99,11 +99,10 @@ pub struct SolveReport {
 /// Finds the first solution of `puzzle`.
 ///
 /// ```
-/// use csp_sudoku::{default_strategy, solve, Grid, Status, SudokuModel};
-/// use csp_core::SearchConfig;
+/// use csp_sudoku::{default_config, solve, Grid, Status, SudokuModel};
 /// let puzzle: Grid = "1.34.4...32.2.4.".parse().unwrap_or_else(|_| unreachable!());
 /// let rules = SudokuModel::default_for(2);
-/// let report = solve(&rules, &puzzle, &SearchConfig::with_strategy(default_strategy()));
+/// let report = solve(&rules, &puzzle, &default_config(2));
 /// assert_eq!(report.status, Status::Solved);
 /// assert!(report.solution.unwrap().is_solved());
 /// ```
