@@ -546,7 +546,8 @@ impl<'m> Solver<'m> {
     /// and not the `decision` still open. Reads the store at the frame's mark.
     fn finished_branches(&self, frame: &Frame, decision: Option<i32>) -> Vec<(VarId, i32)> {
         let start = frame.start as usize;
-        if let (true, Some(value)) = (frame.on_places, frame.last) {
+        if frame.on_places {
+            let value = frame.last.expect("a frame on places holds its value");
             // The places tried; the last one is still open if the frame is.
             let done = frame.pos as usize - usize::from(frame.open);
             return self.value_stack[start..start + done]
