@@ -147,8 +147,14 @@ pub(crate) struct PropFlags {
 pub(crate) struct Watch {
     pub(crate) prop: u32,
     pub(crate) local: u32,
-    /// The propagator's rules, next to it for the change announcements.
-    pub(crate) flags: PropFlags,
+}
+
+/// What a change of each variable's domain wakes, sorted out once per model so that an
+/// announcement reads no rules: the propagators woken by any change, one row per
+/// [`crate::Priority`] queue, and the watches told which variable became fixed.
+pub(crate) struct Wakes {
+    pub(crate) on_change: [Rows<u32>; 2],
+    pub(crate) on_fixed: Rows<Watch>,
 }
 
 /// Compressed rows: `items[start[i]..start[i + 1]]` belong to row `i`.
@@ -242,6 +248,7 @@ pub(crate) struct Network {
     /// `none` this counts legal values with a few word operations.
     pub(crate) fc_back: Rows<FcStep>,
     pub(crate) watches: Rows<Watch>,
+    pub(crate) wakes: Wakes,
     /// The initial domains, ready to be cloned into each search.
     pub(crate) initial: Store,
     /// Each propagator's scheduling rules.
@@ -304,10 +311,38 @@ impl Network {
                 watches[var.index()].push(Watch {
                     prop: p as u32,
                     local: local as u32,
-                    flags: prop_flags[p],
                 });
             }
         }
+        let wakes = Wakes {
+            on_change: [Priority::Fast, Priority::Slow].map(|priority| {
+                Rows::from_lists(
+                    watches
+                        .iter()
+                        .map(|row| {
+                            row.iter()
+                                .map(|w| w.prop)
+                                .filter(|&p| {
+                                    let flags = prop_flags[p as usize];
+                                    flags.wake.on_change() && flags.priority == priority
+                                })
+                                .collect()
+                        })
+                        .collect(),
+                )
+            }),
+            on_fixed: Rows::from_lists(
+                watches
+                    .iter()
+                    .map(|row| {
+                        row.iter()
+                            .copied()
+                            .filter(|w| prop_flags[w.prop as usize].wake.on_fixed())
+                            .collect()
+                    })
+                    .collect(),
+            ),
+        };
         let degrees = adjacency
             .iter()
             .zip(&watches)
@@ -351,6 +386,7 @@ impl Network {
             fc: Rows::from_lists(fc),
             fc_back: Rows::from_lists(fc_back),
             watches: Rows::from_lists(watches),
+            wakes,
             initial,
             prop_flags,
             degrees,

@@ -1375,18 +1375,13 @@ impl<'m> Solver<'m> {
     /// Schedules what depends on `var`'s domain: arcs `(z -> var)` for unassigned
     /// neighbours `z` other than `except`, and the propagators watching `var`.
     fn announce_change(&mut self, network: &Network, var: VarId, except: Option<VarId>) {
-        self.announce_change_from(network, var, except, None);
+        self.announce_change_from(network, var, except, u32::MAX);
     }
 
-    /// As [`Solver::announce_change`], for a change made by propagator `source` (which is
-    /// not woken by its own change when it is idempotent).
-    fn announce_change_from(
-        &mut self,
-        network: &Network,
-        var: VarId,
-        except: Option<VarId>,
-        source: Option<u32>,
-    ) {
+    /// As [`Solver::announce_change`], for a change made by a propagator: `skip` is that
+    /// propagator when it is idempotent (it is not woken by its own change), else
+    /// `u32::MAX`, which no propagator has.
+    fn announce_change_from(&mut self, network: &Network, var: VarId, except: Option<VarId>, skip: u32) {
         let size = self.store.size(var);
         // Models of n-ary constraints only (every all-different Sudoku) skip the row lookup.
         if !network.arcs.is_empty() {
@@ -1399,38 +1394,34 @@ impl<'m> Solver<'m> {
                 }
             }
         }
-        let fixed = size == 1;
-        if fixed && self.nogoods.watching(var) {
-            self.nogood_queue.push(var);
+        if size == 1 {
+            if self.nogoods.watching(var) {
+                self.nogood_queue.push(var);
+            }
+            for watch in network.wakes.on_fixed.row(var.index()) {
+                self.queues[Priority::Fast as usize].push_back((watch.prop, watch.local));
+            }
         }
-        // No propagator has this index: a change from no propagator wakes every watch.
-        let source = source.unwrap_or(u32::MAX);
-        // Borrowed apart (the flags as a plain slice), the queues stay in registers
-        // across the watches.
+        // Borrowed apart (the flags as a plain slice), each queue stays in registers
+        // across its propagators.
         let Solver {
             queues,
             prop_change_queued,
             ..
         } = self;
         let prop_change_queued = &mut prop_change_queued[..];
-        let watches = network.watches.row(var.index());
-        // Room for a fixed event and a change per watch on the fast queue, a change on the
-        // slow one.
-        queues[Priority::Fast as usize].reserve(2 * watches.len());
-        queues[Priority::Slow as usize].reserve(watches.len());
-        for watch in watches {
-            let flags = watch.flags;
-            // The flags repeat from variable to variable: a branch on them is learnt.
-            if flags.wake.on_fixed() && fixed {
-                queues[Priority::Fast as usize].push_back((watch.prop, watch.local));
+        for (queue, wakes) in queues.iter_mut().zip(&network.wakes.on_change) {
+            let props = wakes.row(var.index());
+            queue.reserve(props.len());
+            for &p in props {
+                // Whether the propagator is queued already follows no pattern: it is
+                // pushed without a branch on that (see `Ring::push_if`).
+                let wants = p != skip;
+                let queued = &mut prop_change_queued[p as usize];
+                let push = wants & !*queued;
+                *queued |= wants;
+                queue.push_if((p, CHANGED), push);
             }
-            // Whether the propagator is queued already follows no pattern: it is pushed
-            // without a branch on that (see `Ring::push_if`).
-            let wants = flags.wake.on_change() & ((watch.prop != source) | !flags.idempotent);
-            let queued = &mut prop_change_queued[watch.prop as usize];
-            let push = wants & !*queued;
-            *queued |= wants;
-            queues[flags.priority as usize].push_if((watch.prop, CHANGED), push);
         }
     }
 
@@ -1487,9 +1478,13 @@ impl<'m> Solver<'m> {
                     self.bump_weight(Failed::Propagator(p as usize));
                     return false;
                 }
-                let source = (local == CHANGED).then_some(p);
+                let skip = if local == CHANGED && self.prop_flags[p as usize].idempotent {
+                    p
+                } else {
+                    u32::MAX
+                };
                 while let Some(var) = self.changes.pop() {
-                    self.announce_change_from(network, var, None, source);
+                    self.announce_change_from(network, var, None, skip);
                 }
             } else {
                 return true;
