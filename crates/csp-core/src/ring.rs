@@ -42,6 +42,23 @@ impl<T: Copy + Default> Ring<T> {
         self.len += usize::from(keep);
     }
 
+    /// [`Ring::push_if`] for each of `items` (at most `count` of them), with the room made
+    /// once: the end of the queue stays in a register across the items instead of going
+    /// through memory after each.
+    #[inline(always)]
+    pub(crate) fn extend_if(&mut self, count: usize, items: impl Iterator<Item = (T, bool)>) {
+        self.reserve(count);
+        let (head, mut len) = (self.head, self.len);
+        let buf = &mut self.buf[..];
+        let mask = buf.len() - 1;
+        for (item, keep) in items {
+            debug_assert!(len < buf.len(), "at most `count` items");
+            buf[(head + len) & mask] = item;
+            len += usize::from(keep);
+        }
+        self.len = len;
+    }
+
     /// Appends `item`.
     #[inline(always)]
     pub(crate) fn push_back(&mut self, item: T) {

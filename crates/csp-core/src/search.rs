@@ -1402,8 +1402,7 @@ impl<'m> Solver<'m> {
                 self.queues[Priority::Fast as usize].push_back((watch.prop, watch.local));
             }
         }
-        // Borrowed apart (the flags as a plain slice), each queue stays in registers
-        // across its propagators.
+        // Borrowed apart: the flags as a plain slice beside each queue.
         let Solver {
             queues,
             prop_change_queued,
@@ -1412,16 +1411,18 @@ impl<'m> Solver<'m> {
         let prop_change_queued = &mut prop_change_queued[..];
         for (queue, wakes) in queues.iter_mut().zip(&network.wakes.on_change) {
             let props = wakes.row(var.index());
-            queue.reserve(props.len());
-            for &p in props {
-                // Whether the propagator is queued already follows no pattern: it is
-                // pushed without a branch on that (see `Ring::push_if`).
-                let wants = p != skip;
-                let queued = &mut prop_change_queued[p as usize];
-                let push = wants & !*queued;
-                *queued |= wants;
-                queue.push_if((p, CHANGED), push);
-            }
+            // Whether the propagator is queued already follows no pattern: it is pushed
+            // without a branch on that (see `Ring::push_if`).
+            queue.extend_if(
+                props.len(),
+                props.iter().map(|&p| {
+                    let wants = p != skip;
+                    let queued = &mut prop_change_queued[p as usize];
+                    let push = wants & !*queued;
+                    *queued |= wants;
+                    ((p, CHANGED), push)
+                }),
+            );
         }
     }
 
