@@ -207,13 +207,15 @@ impl PropagationContext<'_> {
     /// [`PropagationContext::retain_bits`] when [`PropagationContext::uniform_words`] applies.
     #[inline]
     pub(crate) fn retain_word(&mut self, var: VarId, mask: u64) -> Result<bool, Conflict> {
-        let removed = self.store.retain_word(var, mask);
+        let (removed, left) = self.store.retain_word(var, mask);
         if removed == 0 {
             return Ok(false);
         }
         *self.pruned += u64::from(removed);
-        self.note_change(var)?;
-        Ok(true)
+        if self.track {
+            self.changed.push(var);
+        }
+        if left == 0 { Err(Conflict) } else { Ok(true) }
     }
 
     /// Reduces `var` to the single value `value`. `Err(Conflict)` if it was not possible.

@@ -168,18 +168,27 @@ impl Store {
         })
     }
 
-    /// [`Store::retain_bits`] for the uniform layout ([`Store::uniform_words`]).
+    /// [`Store::retain_bits`] for the uniform layout ([`Store::uniform_words`]): the
+    /// number of values removed and the domain left.
     #[inline]
-    pub(crate) fn retain_word(&mut self, var: VarId, mask: u64) -> u32 {
+    pub(crate) fn retain_word(&mut self, var: VarId, mask: u64) -> (u32, u64) {
         debug_assert!(self.uniform.is_some(), "one word per variable");
-        let word = var.index();
-        let old = self.words[word];
+        let v = var.index();
+        let old = self.words[v];
         let new = old & mask;
         if new == old {
-            return 0;
+            return (0, new);
         }
-        self.set_word(var, word, new);
-        (old ^ new).count_ones()
+        // The word is the whole domain: its bits are the size.
+        let old_size = self.size[v];
+        self.trail.push(TrailEntry {
+            word: v as u32,
+            old_size,
+            old_bits: old,
+        });
+        self.words[v] = new;
+        self.size[v] = new.count_ones();
+        (old_size - new.count_ones(), new)
     }
 
     /// [`Store::retain_word`] without a trail entry, for changes no search undoes (those
