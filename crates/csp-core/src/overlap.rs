@@ -140,33 +140,33 @@ impl PermutationOverlap {
 
     /// The bit-parallel pass for plain one-word domains at one base; `None` if they are not.
     fn propagate_words(&self, ctx: &mut PropagationContext<'_>) -> Option<Result<(), Conflict>> {
-        let unions = self.word_unions(ctx)?;
-        let [from_b, from_a] = self.locked(unions);
-        // Most calls find nothing locked: the unions show it without copying domains.
-        if from_b & unions[2] == 0 && from_a & unions[0] == 0 {
-            return Some(Ok(()));
-        }
-        // Inline room for a box and a line of a 64x64 board (120 variables): no heap per call.
-        let mut doms: SmallVec<[u64; 128]> = self.vars.iter().map(|&v| ctx.bits(v)[0]).collect();
-        let (a, s, b) = self.parts();
-        let union = |d: &[u64]| d.iter().fold(0u64, |acc, w| acc | w);
+        let [mut ua, us, mut ub] = self.word_unions(ctx)?;
+        // Taking values from every view of a part takes them from its union, so the
+        // fixpoint is found on the unions alone, and each view is written once after.
+        let (mut gone_a, mut gone_b) = (0u64, 0u64);
         loop {
-            let unions = [
-                union(&doms[a.clone()]),
-                union(&doms[s.clone()]),
-                union(&doms[b.clone()]),
-            ];
-            let [from_b, from_a] = self.locked(unions);
-            if from_b & unions[2] == 0 && from_a & unions[0] == 0 {
+            let [from_b, from_a] = self.locked([ua, us, ub]);
+            let (from_b, from_a) = (from_b & ub, from_a & ua);
+            // Most calls find nothing locked.
+            if from_b | from_a == 0 {
                 break;
             }
-            doms[b.clone()].iter_mut().for_each(|d| *d &= !from_b);
-            doms[a.clone()].iter_mut().for_each(|d| *d &= !from_a);
+            (ub, ua) = (ub & !from_b, ua & !from_a);
+            (gone_b, gone_a) = (gone_b | from_b, gone_a | from_a);
         }
-        for (&v, &new) in self.vars.iter().zip(&doms) {
-            // The store still holds the old domain: write only what changed.
-            if ctx.bits(v)[0] != new {
-                if let Err(conflict) = ctx.retain_bits(v, &[new]) {
+        let (a, _, b) = self.parts();
+        let uniform = ctx.uniform_words().is_some();
+        for (range, gone) in [(a, gone_a), (b, gone_b)] {
+            for &v in self.vars[range].iter().filter(|_| gone != 0) {
+                let word = ctx.bits(v)[0];
+                let kept = if word & gone == 0 {
+                    Ok(false)
+                } else if uniform {
+                    ctx.retain_word(v, !gone)
+                } else {
+                    ctx.retain_bits(v, &[word & !gone])
+                };
+                if let Err(conflict) = kept {
                     return Some(Err(conflict));
                 }
             }
