@@ -142,39 +142,33 @@ impl AllDifferent {
     /// singles (under the pigeonhole condition: as many values as variables, a value that
     /// fits one view only goes there), repeated until neither changes anything.
     fn singles(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
-        let Some(first) = self.vars.first() else {
-            return Ok(());
-        };
-        // The bit-parallel path: plain views whose domains are one word at one base.
-        // Domains are read once, reduced locally, and written back once.
-        let base = ctx.base(*first);
         if !self.plain {
             return self.singles_general(ctx);
         }
         // Scratch arrays sized to the arity: no zeroing of unused words per call.
         match self.vars.len() {
-            0..=16 => self.singles_words::<16>(ctx, base),
-            17..=32 => self.singles_words::<32>(ctx, base),
-            33..=64 => self.singles_words::<64>(ctx, base),
+            0 => Ok(()),
+            1..=16 => self.singles_words::<16>(ctx),
+            17..=32 => self.singles_words::<32>(ctx),
+            33..=64 => self.singles_words::<64>(ctx),
             _ => self.singles_general(ctx),
         }
     }
 
-    /// [`AllDifferent::singles`] on plain one-word domains at one base (at most `N` views):
-    /// domains are read once, reduced locally, and written back once.
-    fn singles_words<const N: usize>(
-        &self,
-        ctx: &mut PropagationContext<'_>,
-        base: i32,
-    ) -> Result<(), Conflict> {
+    /// [`AllDifferent::singles`] on plain one-word domains at one base (at most `N`
+    /// views): domains are read once, reduced locally, and written back once.
+    fn singles_words<const N: usize>(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         let k = self.vars.len();
         let mut doms = [0u64; N];
-        let uniform = ctx.uniform_words().is_some_and(|(_, b)| b == base);
-        if let (true, Some((words, _))) = (uniform, ctx.uniform_words()) {
+        // The uniform layout (every domain the word at its variable's index, all at one
+        // base) needs no look at bases.
+        let uniform = ctx.uniform_words().is_some();
+        if let Some((words, _)) = ctx.uniform_words() {
             for (d, v) in doms.iter_mut().zip(&self.vars) {
                 *d = words[v.index()];
             }
         } else {
+            let base = ctx.base(self.vars[0]);
             for (d, &v) in doms.iter_mut().zip(&self.vars) {
                 match ctx.bits(v) {
                     [word] if ctx.base(v) == base => *d = *word,
