@@ -125,4 +125,26 @@ mod tests {
         }
         assert_eq!(ring.pop_front(), None);
     }
+
+    #[test]
+    fn extend_if_keeps_the_kept_items_in_order() {
+        let mut ring = Ring::with_capacity(2);
+        let mut expected = std::collections::VecDeque::new();
+        for round in 0u32..40 {
+            let items: Vec<(u32, bool)> = (0..round % 9)
+                .map(|i| (round * 10 + i, (round + i) % 3 != 0))
+                .collect();
+            ring.extend_if(items.len(), items.iter().copied());
+            expected.extend(items.iter().filter(|(_, keep)| *keep).map(|(item, _)| *item));
+            for _ in 0..(round % 4) {
+                assert_eq!(ring.pop_front(), expected.pop_front());
+            }
+            assert_eq!(ring.len(), expected.len());
+        }
+        assert!(expected.len() > 8, "the queue grew past its first capacity");
+        while let Some(item) = expected.pop_front() {
+            assert_eq!(ring.pop_front(), Some(item));
+        }
+        assert_eq!(ring.pop_front(), None);
+    }
 }
