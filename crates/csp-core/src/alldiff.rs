@@ -145,20 +145,27 @@ impl AllDifferent {
         if !self.plain {
             return self.singles_general(ctx);
         }
-        // Scratch arrays sized to the arity: no zeroing of unused words per call.
+        // Scratch arrays sized to the arity: no zeroing of unused words per call. The units
+        // of 9x9 boards get loops of a length known when compiled, unrolled.
         match self.vars.len() {
             0 => Ok(()),
-            1..=16 => self.singles_words::<16>(ctx),
-            17..=32 => self.singles_words::<32>(ctx),
-            33..=64 => self.singles_words::<64>(ctx),
+            9 => self.singles_words::<9, true>(ctx),
+            1..=16 => self.singles_words::<16, false>(ctx),
+            17..=32 => self.singles_words::<32, false>(ctx),
+            33..=64 => self.singles_words::<64, false>(ctx),
             _ => self.singles_general(ctx),
         }
     }
 
-    /// [`AllDifferent::singles`] on plain one-word domains at one base (at most `N`
-    /// views): domains are read once, reduced locally, and written back once.
-    fn singles_words<const N: usize>(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
-        let k = self.vars.len();
+    /// [`AllDifferent::singles`] on plain one-word domains at one base (at most `N` views,
+    /// exactly `N` if `EXACT`): domains are read once, reduced locally, and written back
+    /// once.
+    fn singles_words<const N: usize, const EXACT: bool>(
+        &self,
+        ctx: &mut PropagationContext<'_>,
+    ) -> Result<(), Conflict> {
+        debug_assert!(!EXACT || self.vars.len() == N);
+        let k = if EXACT { N } else { self.vars.len() };
         let mut doms = [0u64; N];
         // The uniform layout (every domain the word at its variable's index, all at one
         // base) needs no look at bases.

@@ -153,8 +153,22 @@ pub(crate) struct Watch {
 /// announcement reads no rules: the propagators woken by any change, one row per
 /// [`crate::Priority`] queue, and the watches told which variable became fixed.
 pub(crate) struct Wakes {
-    pub(crate) on_change: [Rows<u32>; 2],
+    /// Two rows per variable, the fast queue's then the slow queue's (see
+    /// [`Wakes::on_change`]).
+    on_change: Rows<u32>,
     pub(crate) on_fixed: Rows<Watch>,
+}
+
+impl Wakes {
+    /// The propagators any change of `var` wakes, one list per [`crate::Priority`] queue:
+    /// both found with one look at the row starts.
+    #[inline]
+    pub(crate) fn on_change(&self, var: usize) -> [&[u32]; 2] {
+        let start = &self.on_change.start[2 * var..2 * var + 3];
+        let (fast, slow) = self.on_change.items[start[0] as usize..start[2] as usize]
+            .split_at((start[1] - start[0]) as usize);
+        [fast, slow]
+    }
 }
 
 /// Compressed rows: `items[start[i]..start[i + 1]]` belong to row `i`.
@@ -315,11 +329,11 @@ impl Network {
             }
         }
         let wakes = Wakes {
-            on_change: [Priority::Fast, Priority::Slow].map(|priority| {
-                Rows::from_lists(
-                    watches
-                        .iter()
-                        .map(|row| {
+            on_change: Rows::from_lists(
+                watches
+                    .iter()
+                    .flat_map(|row| {
+                        [Priority::Fast, Priority::Slow].map(|priority| {
                             row.iter()
                                 .map(|w| w.prop)
                                 .filter(|&p| {
@@ -328,9 +342,9 @@ impl Network {
                                 })
                                 .collect()
                         })
-                        .collect(),
-                )
-            }),
+                    })
+                    .collect(),
+            ),
             on_fixed: Rows::from_lists(
                 watches
                     .iter()

@@ -205,7 +205,7 @@ impl PropagationContext<'_> {
     }
 
     /// [`PropagationContext::retain_bits`] when [`PropagationContext::uniform_words`] applies.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn retain_word(&mut self, var: VarId, mask: u64) -> Result<bool, Conflict> {
         let (removed, left) = self.store.retain_word(var, mask);
         if removed == 0 {

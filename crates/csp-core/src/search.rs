@@ -1409,8 +1409,7 @@ impl<'m> Solver<'m> {
             ..
         } = self;
         let prop_change_queued = &mut prop_change_queued[..];
-        for (queue, wakes) in queues.iter_mut().zip(&network.wakes.on_change) {
-            let props = wakes.row(var.index());
+        for (queue, props) in queues.iter_mut().zip(network.wakes.on_change(var.index())) {
             // Whether the propagator is queued already follows no pattern: it is pushed
             // without a branch on that (see `Ring::push_if`).
             queue.extend_if(

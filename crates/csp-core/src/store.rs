@@ -174,21 +174,23 @@ impl Store {
     pub(crate) fn retain_word(&mut self, var: VarId, mask: u64) -> (u32, u64) {
         debug_assert!(self.uniform.is_some(), "one word per variable");
         let v = var.index();
-        let old = self.words[v];
+        // Both places found once: the trail's growth cannot move them.
+        let (word, size) = (&mut self.words[v], &mut self.size[v]);
+        let old = *word;
         let new = old & mask;
         if new == old {
             return (0, new);
         }
         // The word is the whole domain: its bits are the size.
-        let old_size = self.size[v];
+        let old_size = *size;
         self.trail.push(TrailEntry {
             word: v as u32,
             old_size,
             old_bits: old,
         });
-        self.words[v] = new;
-        self.size[v] = new.count_ones();
-        (old_size - new.count_ones(), new)
+        *word = new;
+        *size = new.count_ones();
+        (old_size - *size, new)
     }
 
     /// [`Store::retain_word`] without a trail entry, for changes no search undoes (those
