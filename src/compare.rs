@@ -10,7 +10,7 @@ use csp_core::{Branching, Limits, SearchConfig, Strategy};
 use csp_sudoku::{Contender, ModelKind, SolveReport, Summary, default_contenders, summarise};
 
 use crate::args::{parse_seconds, usage};
-use crate::batch::{self, Batch};
+use crate::batch::{self, Batch, Item, Puzzles};
 use crate::sudoku::{InputArgs, Rules};
 use crate::{CliError, EXIT_OK};
 
@@ -94,8 +94,8 @@ fn contenders(args: &CompareArgs) -> Result<Vec<Contender>, CliError> {
 /// Runs `csp sudoku compare`.
 pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     let field = contenders(&args)?;
-    let text = batch::read_input(args.input.file.as_deref())?;
-    let items = batch::puzzles(&text, args.input.input);
+    let items: Vec<Item> = batch::puzzles(batch::Input::open(args.input.file.as_deref())?, args.input.input)?
+        .collect::<Result<_, _>>()?;
     for (line, parsed) in &items {
         if let Err(e) = parsed {
             note!("line {line}: skipped: {e}");
@@ -129,7 +129,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         };
         let mut reports: Vec<SolveReport> = Vec::with_capacity(readable);
         batch.run(
-            &items,
+            Puzzles::from(items.clone()),
             |puzzle| csp_sudoku::solve(rules.get(puzzle.order()), puzzle, &config),
             |_, result| {
                 if let Ok(report) = result {

@@ -302,14 +302,13 @@ fn run_solve(args: SolveArgs) -> Result<u8, CliError> {
         });
     }
     let (rules, configs) = args.search.prepare()?;
-    let text = batch::read_input(args.input.file.as_deref())?;
-    let puzzles = batch::puzzles(&text, args.input.input);
+    let puzzles = batch::puzzles(batch::Input::open(args.input.file.as_deref())?, args.input.input)?;
     let started = Instant::now();
     let mut tally = Tally::default();
     let format = args.format;
     let mut out = batch::results_output();
     Batch::new(args.search.jobs)?.run(
-        &puzzles,
+        puzzles,
         |puzzle: &Grid| {
             let order = puzzle.order();
             csp_sudoku::solve(rules.get(order), puzzle, configs.get(order))
@@ -411,15 +410,14 @@ fn run_count(args: CountArgs) -> Result<u8, CliError> {
         return Err(usage("--limit must be at least 1"));
     }
     let (rules, configs) = args.search.prepare()?;
-    let text = batch::read_input(args.input.file.as_deref())?;
-    let puzzles = batch::puzzles(&text, args.input.input);
+    let puzzles = batch::puzzles(batch::Input::open(args.input.file.as_deref())?, args.input.input)?;
     let started = Instant::now();
     let mut tally = Tally::default();
     let format = args.format;
     let cap = args.limit;
     let mut out = batch::results_output();
     Batch::new(args.search.jobs)?.run(
-        &puzzles,
+        puzzles,
         |puzzle: &Grid| {
             let order = puzzle.order();
             csp_sudoku::count(rules.get(order), puzzle, configs.get(order), cap)

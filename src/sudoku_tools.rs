@@ -98,14 +98,13 @@ pub fn solve_local(args: LocalSolve<'_>) -> Result<u8, CliError> {
         time: args.search.limits.timeout,
         ..LocalSettings::new(method)
     };
-    let text = batch::read_input(args.input.file.as_deref())?;
-    let puzzles = batch::puzzles(&text, args.input.input);
+    let puzzles = batch::puzzles(batch::Input::open(args.input.file.as_deref())?, args.input.input)?;
     let started = Instant::now();
     let mut tally = Tally::default();
     let format = args.format;
     let mut out = std::io::stdout().lock();
     Batch::new(args.search.jobs)?.run(
-        &puzzles,
+        puzzles,
         |puzzle: &Grid| csp_sudoku::solve_local(puzzle, &settings),
         |line, result: Result<&Result<LocalReport, LocalError>, &ParseError>| {
             let result: Result<&LocalReport, String> = match result {
@@ -377,15 +376,14 @@ struct RateLine<'a> {
 
 /// Runs `csp sudoku rate`.
 pub fn run_rate(args: RateArgs) -> Result<u8, CliError> {
-    let text = batch::read_input(args.input.file.as_deref())?;
-    let puzzles = batch::puzzles(&text, args.input.input);
+    let puzzles = batch::puzzles(batch::Input::open(args.input.file.as_deref())?, args.input.input)?;
     let rules = Rules::by_default();
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let (mut total, mut errors) = (0usize, 0usize);
     let mut by_level = [0usize; 4];
     Batch::new(args.jobs)?.run(
-        &puzzles,
+        puzzles,
         |puzzle: &Grid| {
             (
                 puzzle.to_string(),
@@ -481,8 +479,9 @@ pub struct HintArgs {
 /// Runs `csp sudoku hint`: exit 0 when every grid got a hint (or is already solved), 1
 /// when a grid has a wrong entry, cannot be read, or needs a guess.
 pub fn run_hint(args: HintArgs) -> Result<u8, CliError> {
-    let text = batch::read_input(args.input.file.as_deref())?;
-    let puzzles = batch::puzzles(&text, args.input.input);
+    let puzzles: Vec<batch::Item> =
+        batch::puzzles(batch::Input::open(args.input.file.as_deref())?, args.input.input)?
+            .collect::<Result<_, _>>()?;
     let rules = Rules::by_default();
     let mut out = std::io::stdout().lock();
     let mut failed = false;

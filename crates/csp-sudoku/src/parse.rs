@@ -517,11 +517,22 @@ impl<'a> PuzzleReader<'a> {
     }
 }
 
+/// Whether a line of a file of puzzles holds one (or a mistake): blank lines and
+/// comments (lines starting with `#`) do not.
+///
+/// ```
+/// use csp_sudoku::is_puzzle_line;
+/// assert!(is_puzzle_line("1...4......3..1."));
+/// assert!(!is_puzzle_line("  # a comment"));
+/// assert!(!is_puzzle_line("   "));
+/// ```
+pub fn is_puzzle_line(line: &str) -> bool {
+    !line.trim().is_empty() && !is_comment(line)
+}
+
 /// The next line with content, as (1-based line number, line).
 fn next_content<'a>(lines: &mut std::iter::Enumerate<std::str::Lines<'a>>) -> Option<(usize, &'a str)> {
-    lines
-        .find(|(_, l)| !l.trim().is_empty() && !is_comment(l))
-        .map(|(i, l)| (i + 1, l))
+    lines.find(|(_, l)| is_puzzle_line(l)).map(|(i, l)| (i + 1, l))
 }
 
 impl Iterator for PuzzleReader<'_> {
