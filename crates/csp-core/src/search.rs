@@ -1381,6 +1381,7 @@ impl<'m> Solver<'m> {
     /// As [`Solver::announce_change`], for a change made by a propagator: `skip` is that
     /// propagator when it is idempotent (it is not woken by its own change), else
     /// `u32::MAX`, which no propagator has.
+    #[inline(always)]
     fn announce_change_from(&mut self, network: &Network, var: VarId, except: Option<VarId>, skip: u32) {
         let size = self.store.size(var);
         // Models of n-ary constraints only (every all-different Sudoku) skip the row lookup.
