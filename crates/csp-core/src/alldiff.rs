@@ -146,7 +146,7 @@ impl AllDifferent {
             return self.singles_general(ctx);
         }
         // Scratch arrays sized to the arity: no zeroing of unused words per call. The units
-        // of 9x9 boards get loops of a length known when compiled, unrolled.
+        // of 9x9 boards gather and write back their nine domains in loops of a known length.
         match self.vars.len() {
             0 => Ok(()),
             9 => self.singles_words::<9, true>(ctx),
