@@ -40,7 +40,7 @@ impl Input {
     pub fn open(path: Option<&Path>) -> Result<Input, CliError> {
         let file = path.filter(|p| *p != Path::new("-")).map(Path::to_path_buf);
         let reader: Box<dyn BufRead> = match &file {
-            None => Box::new(BufReader::new(std::io::stdin())),
+            None => Box::new(std::io::stdin().lock()),
             Some(p) => Box::new(BufReader::new(File::open(p).map_err(|e| read_error(Some(p), e))?)),
         };
         Ok(Input {
