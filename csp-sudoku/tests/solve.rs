@@ -20,7 +20,7 @@ use csp_sudoku::{
 
 /// The text of a file of `data/sudoku/`.
 fn data(name: &str) -> String {
-    let path = format!("{}/../../data/sudoku/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../data/sudoku/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 

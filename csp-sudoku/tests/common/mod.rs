@@ -6,7 +6,7 @@ use csp_sudoku::{Candidates, Grid, SinglesOutcome, propagate_singles};
 
 /// The text of a file of `data/sudoku/`.
 pub fn data(name: &str) -> String {
-    let path = format!("{}/../../data/sudoku/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../data/sudoku/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 

@@ -30,7 +30,7 @@ mod tests {
     use crate::grid::Grid;
 
     fn sample(file: &str) -> Vec<Grid> {
-        let path = format!("{}/../../data/sudoku/{file}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/../data/sudoku/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         text.lines()
             .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
