@@ -10,24 +10,11 @@ use std::time::Duration;
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, criterion_group, criterion_main};
-use csp_core::{Model, Outcome, Relation, Restarts, SearchConfig, Solver, Strategy, ac3};
+use csp_core::{Model, Outcome, Restarts, SearchConfig, Solver, Strategy, ac3};
 
-/// n-queens, one variable per column with the row as value: `x != y` and
-/// `|x - y| != distance` between every pair of columns.
+/// The textbook binary model of n-queens.
 fn queens(n: usize) -> Model {
-    let mut model = Model::new();
-    let cols = model.int_vars(n, 0, n as i32 - 1).expect("a non-empty range");
-    for i in 0..n {
-        for j in i + 1..n {
-            model
-                .post(cols[i], cols[j], Relation::NotEqual)
-                .expect("distinct columns");
-            model
-                .post(cols[i], cols[j], Relation::AbsDiffNotEqual((j - i) as i32))
-                .expect("distinct columns");
-        }
-    }
-    model
+    csp_queens::pairwise_model(n).expect("a board size csp-queens supports")
 }
 
 /// A group with few, short samples, so that the whole bench runs in about a minute.

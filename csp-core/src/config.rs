@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use thiserror::Error;
+
 use crate::error::ParseNameError;
 
 /// The literals joined by `, `, as one `&'static str`.
@@ -335,6 +337,14 @@ impl SearchConfig {
             ..SearchConfig::default()
         }
     }
+}
+
+/// A search configuration that cannot run.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ConfigError {
+    /// Failed-value probing runs on top of maintained arc consistency only.
+    #[error("probing needs inference mac, not {0}")]
+    ProbingWithoutMac(Inference),
 }
 
 #[cfg(test)]

@@ -3,8 +3,6 @@
 
 use thiserror::Error;
 
-use crate::config::Inference;
-
 /// A model that cannot be built as asked.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum ModelError {
@@ -49,14 +47,6 @@ pub enum ModelError {
         /// How many were given.
         found: usize,
     },
-}
-
-/// A search configuration that cannot run.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-pub enum ConfigError {
-    /// Failed-value probing runs on top of maintained arc consistency only.
-    #[error("probing needs inference mac, not {0}")]
-    ProbingWithoutMac(Inference),
 }
 
 /// A name that does not denote a strategy component (for parsing `--var` and friends).

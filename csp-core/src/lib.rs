@@ -50,38 +50,35 @@
 //! assert_eq!(all.count().solutions, 18);
 //! ```
 
-mod ac3;
-mod alldiff;
-mod alldiff_gac;
 mod config;
+mod constraints;
 mod domain;
 mod error;
 mod local;
 mod model;
 mod network;
-mod overlap;
-mod propagator;
+mod propagation;
 mod relation;
-mod ring;
 mod search;
 mod stats;
 mod store;
+mod var;
 
-pub use ac3::{Ac3Report, ac3};
-pub use alldiff::{AllDifferent, Strength};
 pub use config::{
-    Branching, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder, VarOrder, luby,
+    Branching, ConfigError, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder,
+    VarOrder, luby,
 };
+pub use constraints::{AllDifferent, PermutationOverlap, PermutationOverlaps, Strength};
 pub use domain::Domain;
-pub use error::{ConfigError, ModelError, ParseNameError};
+pub use error::{ModelError, ParseNameError};
 pub use local::{Annealing, AnnealingModel, AnnealingRun, AnnealingStats, anneal};
 pub use local::{
     ConflictModel, LocalOutcome, LocalRun, LocalStats, MinConflicts, ModelConflicts, min_conflicts,
 };
-pub use model::{BinaryConstraint, Model, VarId};
-pub use overlap::{PermutationOverlap, PermutationOverlaps};
-pub use propagator::{Conflict, Event, Priority, PropagationContext, Propagator, Wake};
+pub use model::{BinaryConstraint, Model};
+pub use propagation::{Ac3Report, Conflict, Event, Priority, PropagationContext, Propagator, Wake, ac3};
 pub use relation::{PairPredicate, Relation};
 pub use search::{Solutions, Solver};
 pub use stats::{Count, LimitKind, Outcome, Stats};
 pub use store::Values;
+pub use var::VarId;

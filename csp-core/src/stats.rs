@@ -77,20 +77,38 @@ impl Stats {
 impl fmt::Display for Stats {
     /// `name=value` lines, one per figure.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "nodes={}", self.nodes)?;
-        writeln!(f, "backtracks={}", self.backtracks)?;
-        writeln!(f, "checks={}", self.checks)?;
-        writeln!(f, "pruned={}", self.pruned)?;
-        writeln!(f, "revisions={}", self.revisions)?;
-        writeln!(f, "propagations={}", self.propagations)?;
-        writeln!(f, "max_depth={}", self.max_depth)?;
-        writeln!(f, "solutions={}", self.solutions)?;
-        writeln!(f, "restarts={}", self.restarts)?;
-        writeln!(f, "nogoods={}", self.nogoods)?;
-        writeln!(f, "probes={}", self.probes)?;
-        writeln!(f, "place_decisions={}", self.place_decisions)?;
-        write!(f, "elapsed_ms={:.3}", self.elapsed.as_secs_f64() * 1000.0)
+        write_name_values(
+            f,
+            &[
+                ("nodes", &self.nodes),
+                ("backtracks", &self.backtracks),
+                ("checks", &self.checks),
+                ("pruned", &self.pruned),
+                ("revisions", &self.revisions),
+                ("propagations", &self.propagations),
+                ("max_depth", &self.max_depth),
+                ("solutions", &self.solutions),
+                ("restarts", &self.restarts),
+                ("nogoods", &self.nogoods),
+                ("probes", &self.probes),
+                ("place_decisions", &self.place_decisions),
+            ],
+            self.elapsed,
+        )
     }
+}
+
+/// Writes `name=value` lines, one per figure, then `elapsed_ms` with three decimals: the
+/// one statistics format of every run, search and local search alike.
+pub(crate) fn write_name_values(
+    f: &mut fmt::Formatter<'_>,
+    figures: &[(&str, &dyn fmt::Display)],
+    elapsed: Duration,
+) -> fmt::Result {
+    for (name, value) in figures {
+        writeln!(f, "{name}={value}")?;
+    }
+    write!(f, "elapsed_ms={:.3}", elapsed.as_secs_f64() * 1000.0)
 }
 
 /// Which limit ended a search.

@@ -15,6 +15,10 @@ use csp_core::{
 };
 use proptest::prelude::*;
 
+mod common;
+
+use common::queens;
+
 // ----- random models -----
 
 /// A relation as data, so that failing cases print readably.
@@ -937,20 +941,6 @@ proptest! {
 }
 
 // ----- limits, restarts, randomness -----
-
-/// n-queens, one variable per column, as in tests/textbook.rs.
-fn queens(n: usize) -> Model {
-    let mut m = Model::new();
-    let q = m.int_vars(n, 0, n as i32 - 1).unwrap();
-    for i in 0..n {
-        for j in i + 1..n {
-            m.post(q[i], q[j], Relation::NotEqual).unwrap();
-            m.post(q[i], q[j], Relation::AbsDiffNotEqual((j - i) as i32))
-                .unwrap();
-        }
-    }
-    m
-}
 
 /// `holes + 1` pigeons in `holes` holes, pairwise `!=`: unsatisfiable, and hopeless for
 /// chronological backtracking.

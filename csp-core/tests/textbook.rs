@@ -1,20 +1,10 @@
 //! Node counts that must match the textbook definitions exactly.
 
-use csp_core::{Inference, Model, Outcome, Relation, SearchConfig, Solver, Strategy, ValueOrder, VarOrder};
+use csp_core::{Inference, Model, Outcome, SearchConfig, Solver, Strategy, ValueOrder, VarOrder};
 
-/// n-queens, one variable per column, values = rows, `x != y` and `|x - y| != distance`.
-fn queens(n: usize) -> Model {
-    let mut m = Model::new();
-    let q = m.int_vars(n, 0, n as i32 - 1).unwrap();
-    for i in 0..n {
-        for j in i + 1..n {
-            m.post(q[i], q[j], Relation::NotEqual).unwrap();
-            m.post(q[i], q[j], Relation::AbsDiffNotEqual((j - i) as i32))
-                .unwrap();
-        }
-    }
-    m
-}
+mod common;
+
+use common::queens;
 
 fn solver<'m>(m: &'m Model, s: &str) -> Solver<'m> {
     Solver::new(m, SearchConfig::with_strategy(s.parse().unwrap())).unwrap()

@@ -160,15 +160,20 @@ pub struct AnnealingStats {
 impl std::fmt::Display for AnnealingStats {
     /// `name=value` lines, one per figure.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "steps={}", self.steps)?;
-        writeln!(f, "accepted={}", self.accepted)?;
-        writeln!(f, "uphill={}", self.uphill)?;
-        writeln!(f, "reheats={}", self.reheats)?;
-        writeln!(f, "initial_cost={}", self.initial_cost)?;
-        writeln!(f, "best_cost={}", self.best_cost)?;
-        writeln!(f, "cost={}", self.cost)?;
-        writeln!(f, "temperature={}", self.temperature)?;
-        write!(f, "elapsed_ms={:.3}", self.elapsed.as_secs_f64() * 1000.0)
+        crate::stats::write_name_values(
+            f,
+            &[
+                ("steps", &self.steps),
+                ("accepted", &self.accepted),
+                ("uphill", &self.uphill),
+                ("reheats", &self.reheats),
+                ("initial_cost", &self.initial_cost),
+                ("best_cost", &self.best_cost),
+                ("cost", &self.cost),
+                ("temperature", &self.temperature),
+            ],
+            self.elapsed,
+        )
     }
 }
 

@@ -82,11 +82,16 @@ pub struct LocalStats {
 impl std::fmt::Display for LocalStats {
     /// `name=value` lines, one per figure.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "steps={}", self.steps)?;
-        writeln!(f, "restarts={}", self.restarts)?;
-        writeln!(f, "conflicts={}", self.conflicts)?;
-        writeln!(f, "initial_conflicts={}", self.initial_conflicts)?;
-        write!(f, "elapsed_ms={:.3}", self.elapsed.as_secs_f64() * 1000.0)
+        crate::stats::write_name_values(
+            f,
+            &[
+                ("steps", &self.steps),
+                ("restarts", &self.restarts),
+                ("conflicts", &self.conflicts),
+                ("initial_conflicts", &self.initial_conflicts),
+            ],
+            self.elapsed,
+        )
     }
 }
 
@@ -150,88 +155,4 @@ pub fn min_conflicts<M: ConflictModel + ?Sized>(model: &mut M, config: &MinConfl
     };
     stats.elapsed = started.elapsed();
     LocalRun { outcome, stats }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::local::ModelConflicts;
-    use crate::{Model, Relation};
-
-    fn queens(n: usize) -> Model {
-        let mut m = Model::new();
-        let q = m.int_vars(n, 0, n as i32 - 1).unwrap();
-        for i in 0..n {
-            for j in i + 1..n {
-                m.post(q[i], q[j], Relation::NotEqual).unwrap();
-                m.post(q[i], q[j], Relation::AbsDiffNotEqual((j - i) as i32))
-                    .unwrap();
-            }
-        }
-        m
-    }
-
-    #[test]
-    fn adapter_solves_pairwise_queens_for_several_seeds() {
-        let m = queens(8);
-        for seed in 0..10 {
-            let mut local = ModelConflicts::new(&m);
-            let config = MinConflicts {
-                seed,
-                restart_after: Some(200),
-                ..MinConflicts::default()
-            };
-            let run = min_conflicts(&mut local, &config);
-            assert_eq!(run.outcome, LocalOutcome::Solved, "seed {seed}");
-            assert!(m.is_solution(&local.solution()), "seed {seed}");
-        }
-    }
-
-    #[test]
-    fn same_seed_same_run() {
-        let m = queens(12);
-        let run = |seed| {
-            let mut local = ModelConflicts::new(&m);
-            let r = min_conflicts(
-                &mut local,
-                &MinConflicts {
-                    seed,
-                    ..MinConflicts::default()
-                },
-            );
-            (r.outcome, r.stats.steps, r.stats.restarts, local.solution())
-        };
-        assert_eq!(run(3), run(3));
-    }
-
-    #[test]
-    fn unsatisfiable_model_stops_at_the_step_limit() {
-        let m = queens(3);
-        let mut local = ModelConflicts::new(&m);
-        let config = MinConflicts {
-            max_steps: 500,
-            restart_after: Some(50),
-            ..MinConflicts::default()
-        };
-        let run = min_conflicts(&mut local, &config);
-        assert_eq!(run.outcome, LocalOutcome::StepLimit);
-        assert_eq!(run.stats.steps, 500);
-        assert!(run.stats.restarts >= 9);
-        assert!(run.stats.conflicts > 0);
-    }
-
-    #[test]
-    fn givens_and_nary_constraints_are_respected() {
-        let mut m = Model::new();
-        let v = m.int_vars(4, 1, 4).unwrap();
-        m.all_different_nary(&v, crate::Strength::Value).unwrap();
-        m.fix(v[2], 1).unwrap();
-        m.post(v[0], v[1], Relation::Less).unwrap();
-        let mut local = ModelConflicts::new(&m);
-        let run = min_conflicts(&mut local, &MinConflicts::default());
-        assert_eq!(run.outcome, LocalOutcome::Solved);
-        let s = local.solution();
-        assert!(m.is_solution(&s), "{s:?}");
-        assert_eq!(s[2], 1);
-    }
 }

@@ -15,7 +15,8 @@ use std::cell::RefCell;
 
 use rand::{Rng, RngCore};
 
-use crate::model::{Model, VarId};
+use crate::model::Model;
+use crate::var::VarId;
 
 pub use annealing::{Annealing, AnnealingModel, AnnealingRun, AnnealingStats, anneal};
 pub use min_conflicts::{LocalOutcome, LocalRun, LocalStats, MinConflicts, min_conflicts};

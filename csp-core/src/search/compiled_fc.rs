@@ -11,38 +11,24 @@
 //! ANDed with the variable's neighbour set) and MRV scans just the unassigned
 //! variables; nothing is dispatched per node, and the statistics stay in registers.
 
-use std::sync::Arc;
-
-use super::{Frame, Phase, Solver, Step, limit_hit};
-use crate::config::{Inference, TieBreak, ValueOrder, VarOrder};
-use crate::model::VarId;
+use super::Solver;
+use super::driver::{Phase, Step, limit_hit};
+use super::frame::{Choice, Frame};
+use super::state::SearchState;
+use super::var_order::mrv::first_smallest;
+use crate::config::VarOrder;
 use crate::network::FcStep;
 use crate::stats::Stats;
 use crate::store::UniformStore;
+use crate::var::VarId;
 
 impl Solver<'_> {
-    /// Whether [`Solver::advance_compiled_fc`] can run this search.
-    pub(super) fn compiled_fc_applies(&self) -> bool {
-        let strategy = &self.config.strategy;
-        let order = match strategy.var_order {
-            VarOrder::Static => true,
-            VarOrder::Mrv => self.config.tie_break == TieBreak::Lowest,
-            VarOrder::MrvDegree | VarOrder::DomWdeg | VarOrder::DomWdegFixed => false,
-        };
-        self.network.compiled_fc.is_some()
-            && !self.final_check
-            && order
-            && strategy.inference == Inference::Fc
-            && strategy.value_order == ValueOrder::Asc
-            && self.config.restarts.is_none()
-    }
-
     /// The search loop of [`Solver::advance`] in the compiled setting (see the module
     /// documentation), from a state that loop could have left, to the next solution,
     /// exhaustion or limit.
     pub(super) fn advance_compiled_fc(&mut self) -> Step {
         // Up to 64 variables, the sets are single words and their loops unroll.
-        match self.open_vars.len() {
+        match self.state.open_vars.len() {
             1 => self.advance_compiled_fc_in::<1>(),
             _ => self.advance_compiled_fc_in::<0>(),
         }
@@ -50,24 +36,28 @@ impl Solver<'_> {
 
     /// [`Solver::advance_compiled_fc`] over sets of `WORDS` words (0: any number).
     fn advance_compiled_fc_in<const WORDS: usize>(&mut self) -> Step {
-        let network = Arc::clone(&self.network);
+        let network = &*self.network;
         let sets = network.compiled_fc.as_ref().expect("the compiled setting");
         let words = if WORDS == 0 { sets.words() } else { WORDS };
         let mrv = self.config.strategy.var_order == VarOrder::Mrv;
         let Solver {
             store,
-            assigned,
-            value,
-            frames,
+            state,
             stats: solver_stats,
-            num_unassigned,
-            open_vars: open,
             descend,
             phase,
             started,
             config,
             ..
         } = self;
+        let SearchState {
+            assigned,
+            value,
+            frames,
+            num_unassigned,
+            open_vars: open,
+            ..
+        } = state;
         let mut store = store.uniform_mut().expect("the uniform layout");
         let n = assigned.len();
         debug_assert!(
@@ -96,18 +86,13 @@ impl Solver<'_> {
                         .find(|&i| !assigned[i])
                         .expect("an unassigned variable")
                 };
-                frames.push(Frame {
-                    var: VarId(var as u32),
-                    mark: store.mark(),
-                    open: false,
-                    last: None,
-                    untried: store.words[var],
-                    start: 0,
-                    len: 0,
-                    pos: 0,
-                    forced: false,
-                    on_places: false,
-                });
+                frames.push(Frame::on_values(
+                    VarId(var as u32),
+                    store.mark(),
+                    store.words[var],
+                    0,
+                    0,
+                ));
             }
             let depth = frames.len() as u64;
             let Some(top) = frames.last_mut() else {
@@ -129,15 +114,18 @@ impl Solver<'_> {
             // The lowest value not tried yet. The frame keeps `untried` and `last` as the
             // general loop does, so either loop can carry on the other's search (`count`
             // after a `solve` with restarts switches to this one).
-            let untried = top.untried;
+            let Choice::Values(cursor) = &mut top.choice else {
+                unreachable!("the compiled loop makes frames on values only");
+            };
+            let untried = cursor.untried;
             if untried == 0 {
                 frames.pop();
                 continue;
             }
             let rel = untried.trailing_zeros();
-            top.untried = untried & (untried - 1);
+            cursor.untried = untried & (untried - 1);
             let a = store.base + rel as i32;
-            top.last = Some(a);
+            cursor.last = Some(a);
             let word = store.words[var];
             top.open = true;
             stats.nodes += 1;
@@ -205,22 +193,4 @@ fn clear_neighbours(
     stats.checks += checks;
     stats.pruned += pruned;
     holds
-}
-
-/// The first unassigned variable (a bit of `open`) with the fewest values: the choice
-/// of MRV with ties to the lowest index.
-#[inline(always)]
-pub(super) fn first_smallest(open: &[u64], sizes: &[u32]) -> usize {
-    // Size, then index: the lowest key is the choice.
-    let mut best = u64::MAX;
-    for (w, &word) in open.iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            let i = w * 64 + bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            best = best.min(u64::from(sizes[i]) << 32 | i as u64);
-        }
-    }
-    debug_assert!(best != u64::MAX, "an unassigned variable");
-    (best & u64::from(u32::MAX)) as usize
 }

@@ -2,10 +2,9 @@
 //! permutation constraints of a model, and the value of one of them with just two places
 //! left.
 
-use std::sync::Arc;
-
-use crate::model::VarId;
-use crate::propagator::Propagator;
+use super::Solver;
+use super::frame::{Choice, Frame, PlacesCursor};
+use crate::var::VarId;
 
 /// The scopes of the model's permutation constraints: plain all-differents whose variables
 /// hold, together, exactly as many values as there are variables, so that every value is
@@ -23,18 +22,17 @@ pub(super) struct TwoPlaces {
 }
 
 impl Permutations {
-    /// The permutation constraints among `props`, judged on the initial domains `words`
+    /// The permutation constraints among the scopes of plain all-different constraints
+    /// (in posting order, which decides ties), judged on the initial domains `words`
     /// (each variable's one word at a shared base); `None` if there are none.
-    pub(super) fn find(props: &[Arc<dyn Propagator>], words: &[u64]) -> Option<Permutations> {
-        let scopes: Vec<Vec<VarId>> = props
+    pub(super) fn find(all_different: &[Vec<VarId>], words: &[u64]) -> Option<Permutations> {
+        let scopes: Vec<Vec<VarId>> = all_different
             .iter()
-            .filter(|p| p.is_plain_all_different())
-            .map(|p| p.variables())
             .filter(|vars| {
                 let union = vars.iter().fold(0u64, |u, v| u | words[v.index()]);
                 union.count_ones() as usize == vars.len()
             })
-            .map(<[VarId]>::to_vec)
+            .cloned()
             .collect();
         (!scopes.is_empty()).then_some(Permutations { scopes })
     }
@@ -106,6 +104,44 @@ impl Permutations {
     }
 }
 
+/// The next place of a frame on places: its variable becomes the frame's `var`.
+#[inline]
+pub(super) fn next_place(var: &mut VarId, places: &mut PlacesCursor) -> Option<i32> {
+    let next = places.vars.get(usize::from(places.tried))?;
+    *var = *next;
+    places.tried += 1;
+    Some(places.value)
+}
+
+impl Solver<'_> {
+    /// Under [`crate::Branching::Places`], when `var` (the variable order's choice) has
+    /// three values or more: a value with two places to branch on instead, if there is one.
+    #[inline]
+    pub(super) fn two_places_instead(&self, var: VarId) -> Option<TwoPlaces> {
+        let permutations = self.plan.permutations.as_ref()?;
+        if self.store.size(var) <= 2 {
+            return None;
+        }
+        let (words, base) = self.store.uniform_words()?;
+        permutations.two_places(words, base, &self.weights.var_weight)
+    }
+
+    /// A frame that puts `places.value` in `places.first`, then in `places.second`.
+    pub(super) fn push_places_frame(&mut self, places: TwoPlaces) {
+        self.stats.place_decisions += 1;
+        self.state.frames.push(Frame {
+            var: places.first,
+            mark: self.store.mark(),
+            open: false,
+            choice: Choice::Places(PlacesCursor {
+                value: places.value,
+                vars: [places.first, places.second],
+                tried: 0,
+            }),
+        });
+    }
+}
+
 /// All ones if the domain word `d` holds two values or more, else zero.
 #[inline(always)]
 fn open_mask(d: u64) -> u64 {
@@ -126,7 +162,7 @@ mod tests {
         // Three variables, four values: no permutation.
         m.all_different_nary(&w, Strength::Hidden).unwrap();
         let initial = vec![0b1111u64; 7];
-        let perms = Permutations::find(m.propagators(), &initial).expect("one permutation");
+        let perms = Permutations::find(m.plain_all_different(), &initial).expect("one permutation");
         assert_eq!(perms.scopes, vec![v.clone()]);
 
         // v0 = {1, 2}, v1 = {1, 2, 3}, v2 = {3, 4}, v3 = {4}: value 4 is v3's, 3 and 2

@@ -1,35 +1,17 @@
 //! The modelling API: variables, domains, givens, binary relations and n-ary propagators.
 
+use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use serde::{Deserialize, Serialize};
-
-use crate::alldiff::{AllDifferent, Strength};
 use crate::domain::Domain;
 use crate::error::ModelError;
-use crate::network::Network;
-use crate::propagator::Propagator;
+use crate::propagation::Propagator;
 use crate::relation::Relation;
+use crate::var::VarId;
 
-/// A variable: a small copyable handle into its [`Model`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct VarId(pub(crate) u32);
-
-impl VarId {
-    /// The variable's position in the model (0-based, in creation order).
-    #[inline]
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl fmt::Display for VarId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "x{}", self.0)
-    }
-}
+mod post;
 
 /// A binary constraint as posted: `relation(x, y)`.
 #[derive(Clone, Debug)]
@@ -76,7 +58,13 @@ pub struct Model {
     propagators: Arc<Vec<Arc<dyn Propagator>>>,
     /// The sorted scope of every all-different posted on plain variables (no offsets).
     all_different_scopes: Arc<BTreeSet<Vec<VarId>>>,
-    network: OnceLock<Arc<Network>>,
+    /// The scope of each all-different propagator on plain variables, in posting order
+    /// (a GAC constraint has two: its singles stage and its matching): the candidates
+    /// for branching on places, met in this order when their weights tie.
+    plain_all_different: Arc<Vec<Vec<VarId>>>,
+    /// The model compiled for search (the network), built on first use and shared by
+    /// clones. Typed `Any` so that the model need not know what search compiles it to.
+    compiled: OnceLock<Arc<dyn Any + Send + Sync>>,
     /// See [`Model::declare_at_fixpoint`]; cleared by any change.
     at_fixpoint: bool,
 }
@@ -95,7 +83,7 @@ impl Model {
 
     /// Adds a variable with a name (used in printed solutions and errors).
     pub fn add_named_var(&mut self, name: impl Into<String>, domain: Domain) -> VarId {
-        self.network = OnceLock::new();
+        self.compiled = OnceLock::new();
         self.at_fixpoint = false;
         let id = VarId(self.domains.len() as u32);
         Arc::make_mut(&mut self.names).push(name.into());
@@ -229,7 +217,7 @@ impl Model {
         if x == y {
             return Err(ModelError::SameVariable { index: x.index() });
         }
-        self.network = OnceLock::new();
+        self.compiled = OnceLock::new();
         self.at_fixpoint = false;
         let (key, reversed) = if x < y { ((x, y), false) } else { ((y, x), true) };
         Arc::make_mut(&mut self.pairs)
@@ -245,118 +233,9 @@ impl Model {
         self.post(x, y, Relation::NotEqual)
     }
 
-    /// Posts `x != y` for every pair of `vars` (the textbook binary encoding).
-    pub fn all_different(&mut self, vars: &[VarId]) -> Result<(), ModelError> {
-        for (i, &x) in vars.iter().enumerate() {
-            for &y in &vars[i + 1..] {
-                self.not_equal(x, y)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Posts one n-ary all-different constraint over `vars` with its own propagator.
-    pub fn all_different_nary(&mut self, vars: &[VarId], strength: Strength) -> Result<(), ModelError> {
-        self.all_different_offsets(vars, &vec![0; vars.len()], strength)
-    }
-
-    /// Posts all-different over the views `vars[i] + offsets[i]` (as in the n-queens
-    /// diagonals `x_i + i` and `x_i - i`). At [`Strength::Gac`] this adds two propagators:
-    /// fast hidden singles, and the matching-based filter at low priority. (On 9x9 Sudoku
-    /// the filter alone runs 9% fewer instructions but mispredicts 40% more branches, and
-    /// takes 14 to 25% longer.)
-    pub fn all_different_offsets(
-        &mut self,
-        vars: &[VarId],
-        offsets: &[i32],
-        strength: Strength,
-    ) -> Result<(), ModelError> {
-        if vars.len() != offsets.len() {
-            return Err(ModelError::LengthMismatch {
-                what: "all-different offsets",
-                expected: vars.len(),
-                found: offsets.len(),
-            });
-        }
-        for &v in vars {
-            self.check_var(v)?;
-        }
-        if strength == Strength::Gac {
-            // The matching runs at low priority; hidden singles do the cheap part first.
-            self.add_propagator(AllDifferent::gac_stage(vars.to_vec(), offsets.to_vec()));
-        }
-        self.add_propagator(AllDifferent::new(vars.to_vec(), offsets.to_vec(), strength));
-        if offsets.iter().all(|&o| o == 0) {
-            let mut scope = vars.to_vec();
-            scope.sort_unstable();
-            Arc::make_mut(&mut self.all_different_scopes).insert(scope);
-        }
-        Ok(())
-    }
-
-    /// Whether an all-different over exactly `vars` (no offsets) is posted.
-    fn posts_all_different(&self, vars: &[VarId]) -> bool {
-        let mut scope = vars.to_vec();
-        scope.sort_unstable();
-        self.all_different_scopes.contains(&scope)
-    }
-
-    /// Posts the implied reasoning between two all-different constraints over `a` and `b`
-    /// that share variables (see [`crate::PermutationOverlap`]): when one of them must use
-    /// every value of its variables, a value it can only place in the shared part leaves
-    /// the rest of the other. Returns `false` when there is nothing to link.
-    ///
-    /// When both all-different constraints are posted already (on plain variables, as
-    /// [`Model::all_different_nary`] does), the link is implied by them, and the search does
-    /// not check it again on complete assignments ([`crate::PermutationOverlap::implied`]).
-    pub fn link_all_different(&mut self, a: &[VarId], b: &[VarId]) -> Result<bool, ModelError> {
-        for &v in a.iter().chain(b) {
-            self.check_var(v)?;
-        }
-        match crate::overlap::PermutationOverlap::new(a, b) {
-            Some(p) if self.posts_all_different(a) && self.posts_all_different(b) => {
-                self.add_propagator(p.implied());
-                Ok(true)
-            }
-            Some(p) => {
-                self.add_propagator(p);
-                Ok(true)
-            }
-            None => Ok(false),
-        }
-    }
-
-    /// [`Model::link_all_different`] for many pairs at once, as one propagator
-    /// ([`crate::PermutationOverlaps`]): the same pruning, woken once per change instead of
-    /// once per pair, and cheaper when pairs share parts (as a Sudoku box with the rows and
-    /// columns it crosses). Returns how many pairs were linked. As for
-    /// [`Model::link_all_different`], a group whose pairs' all-different constraints are all
-    /// posted already is implied by them ([`crate::PermutationOverlaps::implied`]).
-    pub fn link_all_different_pairs<'a>(
-        &mut self,
-        pairs: impl IntoIterator<Item = (&'a [VarId], &'a [VarId])>,
-    ) -> Result<usize, ModelError> {
-        let pairs: Vec<(&[VarId], &[VarId])> = pairs.into_iter().collect();
-        for &v in pairs.iter().flat_map(|(a, b)| a.iter().chain(b.iter())) {
-            self.check_var(v)?;
-        }
-        let implied = pairs
-            .iter()
-            .all(|(a, b)| self.posts_all_different(a) && self.posts_all_different(b));
-        match crate::overlap::PermutationOverlaps::new(pairs) {
-            Some(group) => {
-                let linked = group.len();
-                // Its check is the pairs' all-different constraints: already checked then.
-                self.add_propagator(if implied { group.implied() } else { group });
-                Ok(linked)
-            }
-            None => Ok(0),
-        }
-    }
-
     /// Adds a user-defined n-ary constraint.
     pub fn add_propagator(&mut self, propagator: impl Propagator + 'static) {
-        self.network = OnceLock::new();
+        self.compiled = OnceLock::new();
         self.at_fixpoint = false;
         Arc::make_mut(&mut self.propagators).push(Arc::new(propagator));
     }
@@ -399,30 +278,6 @@ impl Model {
     /// The n-ary propagators in posting order.
     pub fn propagators(&self) -> &[Arc<dyn Propagator>] {
         &self.propagators
-    }
-
-    /// The distinct variables that share a constraint (binary or n-ary) with `var`,
-    /// in increasing order.
-    pub fn neighbours(&self, var: VarId) -> Vec<VarId> {
-        let network = self.network();
-        let mut out: Vec<VarId> = network
-            .adjacency
-            .row(var.index())
-            .iter()
-            .map(|a| a.other)
-            .collect();
-        for watch in network.watches.row(var.index()) {
-            out.extend(
-                self.propagators[watch.prop as usize]
-                    .variables()
-                    .iter()
-                    .copied()
-                    .filter(|&v| v != var),
-            );
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
     }
 
     /// Whether `values` (one per variable, in index order) satisfies every domain,
@@ -488,11 +343,17 @@ impl Model {
         &self.pairs
     }
 
-    /// The compiled network, built on first use and shared by clones.
-    pub(crate) fn network(&self) -> Arc<Network> {
-        self.network
-            .get_or_init(|| Arc::new(Network::build(self)))
-            .clone()
+    /// The model compiled by `build`, built on first use and shared by clones. A model
+    /// has one compiled form: every call must name the same type.
+    pub(crate) fn compiled<T: Any + Send + Sync>(&self, build: fn(&Model) -> T) -> Arc<T> {
+        let any = self.compiled.get_or_init(|| Arc::new(build(self))).clone();
+        any.downcast::<T>()
+            .unwrap_or_else(|_| unreachable!("a model is compiled to one type only"))
+    }
+
+    /// The scope of each all-different propagator on plain variables, in posting order.
+    pub(crate) fn plain_all_different(&self) -> &[Vec<VarId>] {
+        &self.plain_all_different
     }
 
     fn check_var(&self, var: VarId) -> Result<(), ModelError> {

@@ -12,8 +12,8 @@ use std::collections::BTreeSet;
 
 use smallvec::SmallVec;
 
-use crate::model::VarId;
-use crate::propagator::{Conflict, Event, Priority, PropagationContext, Propagator};
+use crate::propagation::{Conflict, Event, Priority, PropagationContext, Propagator};
+use crate::var::VarId;
 
 /// A set of variables as a sorted list: built and searched without the allocations of
 /// a tree, for the scopes (a few dozen variables) the constructors compare.

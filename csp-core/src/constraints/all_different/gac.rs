@@ -27,8 +27,8 @@
 
 use std::cell::RefCell;
 
-use crate::model::VarId;
-use crate::propagator::{Conflict, PropagationContext};
+use crate::propagation::{Conflict, PropagationContext};
+use crate::var::VarId;
 
 /// "No variable" / "no value" in the dense tables.
 const NONE: u32 = u32::MAX;

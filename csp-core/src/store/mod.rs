@@ -4,34 +4,37 @@
 //! All domains live in one `Vec<u64>` so that a search never allocates per node:
 //! a change overwrites words in place and records the old word on the trail.
 
-use crate::model::VarId;
-use crate::network::{FcStep, pattern_word};
+use crate::var::VarId;
 
-/// Statistics of a forward-checking pass.
-#[derive(Default)]
-pub(crate) struct FcCounts {
-    pub(crate) revisions: u64,
-    pub(crate) checks: u64,
-    pub(crate) pruned: u64,
-}
+mod uniform;
+mod values;
 
-/// Where [`Store::forward_clear`] stopped.
-pub(crate) enum FcStop {
-    /// Every step done.
-    Done,
-    /// Step `i` needs the general path (not yet counted or applied).
-    General(usize),
-    /// Step `i` emptied its neighbour's domain.
-    WipeOut(usize),
-}
+pub(crate) use uniform::UniformStore;
+pub use values::Values;
 
 /// One undo record: the old content of a word and the old size of its variable
 /// (16 bytes; the variable is found through [`Store::owner`]).
 #[derive(Clone, Copy, Debug)]
-struct TrailEntry {
-    word: u32,
-    old_size: u32,
-    old_bits: u64,
+pub(crate) struct TrailEntry {
+    pub(crate) word: u32,
+    pub(crate) old_size: u32,
+    pub(crate) old_bits: u64,
+}
+
+/// The bits of one domain word that an exclusion pattern (bit `o + 64` for each offset
+/// `o`) excludes around the value at bit `rel` of that word (`rel` in `0..64`).
+#[inline]
+pub(crate) fn pattern_word(pattern: u128, rel: i64) -> u64 {
+    debug_assert!((0..64).contains(&rel));
+    // Bit `o + 64 + rel` lands in the high half exactly when `rel + o` is in `0..64`.
+    ((pattern << rel) >> 64) as u64
+}
+
+/// See [`Store::parts_mut`]: domain words, sizes by variable and the trail.
+pub(crate) struct StoreParts<'a> {
+    pub(crate) words: &'a mut [u64],
+    pub(crate) size: &'a mut [u32],
+    pub(crate) trail: &'a mut Vec<TrailEntry>,
 }
 
 /// Current domains of all variables, restorable to any earlier mark.
@@ -53,67 +56,6 @@ pub(crate) struct Store {
 
 /// A position on the trail; [`Store::undo_to`] restores the domains as they were.
 pub(crate) type Mark = usize;
-
-/// A store in the uniform layout (each domain the one word at its variable's index, one
-/// shared base), opened as plain slices for the compiled forward-checking search, whose
-/// inner loop then keeps them in registers.
-pub(crate) struct UniformStore<'a> {
-    pub(crate) words: &'a mut [u64],
-    pub(crate) size: &'a mut [u32],
-    pub(crate) base: i32,
-    trail: &'a mut Vec<TrailEntry>,
-}
-
-impl UniformStore<'_> {
-    #[inline(always)]
-    pub(crate) fn mark(&self) -> Mark {
-        self.trail.len()
-    }
-
-    /// Removes `bits` (a non-empty subset of its word) from `var`; returns the new word.
-    #[inline(always)]
-    pub(crate) fn clear(&mut self, var: usize, bits: u64) -> u64 {
-        let old = self.words[var];
-        debug_assert!(bits != 0 && old & bits == bits);
-        self.trail.push(TrailEntry {
-            word: var as u32,
-            old_size: self.size[var],
-            old_bits: old,
-        });
-        self.size[var] -= bits.count_ones();
-        self.words[var] = old ^ bits;
-        old ^ bits
-    }
-
-    /// Removes `bits` (a subset of its word, possibly empty) from `var`, without a
-    /// branch on whether there is anything to remove (an empty removal leaves no trail
-    /// entry); returns the new word.
-    #[inline(always)]
-    pub(crate) fn clear_any(&mut self, var: usize, bits: u64) -> u64 {
-        let old = self.words[var];
-        debug_assert!(old & bits == bits);
-        self.trail.push(TrailEntry {
-            word: var as u32,
-            old_size: self.size[var],
-            old_bits: old,
-        });
-        let kept = self.trail.len() - usize::from(bits == 0);
-        self.trail.truncate(kept);
-        self.size[var] -= bits.count_ones();
-        self.words[var] = old ^ bits;
-        old ^ bits
-    }
-
-    /// [`Store::undo_to`].
-    #[inline(always)]
-    pub(crate) fn undo_to(&mut self, mark: Mark) {
-        for entry in self.trail[mark..].iter().rev() {
-            self.words[entry.word as usize] = entry.old_bits;
-            self.size[entry.word as usize] = entry.old_size;
-        }
-        self.trail.truncate(mark);
-    }
-}
 
 impl Store {
     /// Builds a store from each variable's `(base, bit words)`.
@@ -144,64 +86,6 @@ impl Store {
         store
     }
 
-    /// Every domain word with the shared base, when each variable's domain is the one word
-    /// at its index.
-    #[inline]
-    pub(crate) fn uniform_words(&self) -> Option<(&[u64], i32)> {
-        self.uniform.map(|base| (&self.words[..], base))
-    }
-
-    /// The base shared by every domain in the uniform layout ([`Store::uniform_words`]).
-    #[inline]
-    pub(crate) fn uniform_base(&self) -> Option<i32> {
-        self.uniform
-    }
-
-    /// The store as a [`UniformStore`], if it has the uniform layout.
-    pub(crate) fn uniform_mut(&mut self) -> Option<UniformStore<'_>> {
-        let base = self.uniform?;
-        Some(UniformStore {
-            words: &mut self.words,
-            size: &mut self.size,
-            base,
-            trail: &mut self.trail,
-        })
-    }
-
-    /// [`Store::retain_bits`] for the uniform layout ([`Store::uniform_words`]): the
-    /// number of values removed and the domain left.
-    #[inline]
-    pub(crate) fn retain_word(&mut self, var: VarId, mask: u64) -> (u32, u64) {
-        debug_assert!(self.uniform.is_some(), "one word per variable");
-        let v = var.index();
-        // Both places found once: the trail's growth cannot move them.
-        let (word, size) = (&mut self.words[v], &mut self.size[v]);
-        let old = *word;
-        let new = old & mask;
-        if new == old {
-            return (0, new);
-        }
-        // The word is the whole domain: its bits are the size.
-        let old_size = *size;
-        self.trail.push(TrailEntry {
-            word: v as u32,
-            old_size,
-            old_bits: old,
-        });
-        *word = new;
-        *size = new.count_ones();
-        (old_size - *size, new)
-    }
-
-    /// [`Store::retain_word`] without a trail entry, for changes no search undoes (those
-    /// made before its root mark): one masked write and a size.
-    pub(crate) fn retain_word_for_good(&mut self, var: VarId, mask: u64) {
-        debug_assert!(self.uniform.is_some(), "one word per variable");
-        let word = &mut self.words[var.index()];
-        *word &= mask;
-        self.size[var.index()] = word.count_ones();
-    }
-
     #[inline]
     pub(crate) fn size(&self, var: VarId) -> u32 {
         self.size[var.index()]
@@ -229,54 +113,6 @@ impl Store {
     pub(crate) fn single_word(&self, var: VarId) -> Option<usize> {
         let v = var.index();
         (self.word_start[v + 1] - self.word_start[v] == 1).then_some(self.word_start[v] as usize)
-    }
-
-    /// Forward checking through compiled steps from a variable just given `value`:
-    /// clears each step's pattern from its unassigned neighbour's word. Stops early at a
-    /// step that needs the general path or at a wiped-out domain, and says which.
-    ///
-    /// One tight loop over plain slices: it runs for every neighbour of every node.
-    pub(crate) fn forward_clear(
-        &mut self,
-        steps: &[FcStep],
-        assigned: &[bool],
-        value: i32,
-        counts: &mut FcCounts,
-    ) -> FcStop {
-        let words = &mut self.words[..];
-        let size = &mut self.size[..];
-        // At most one entry per step: no reallocation inside the loop.
-        self.trail.reserve(steps.len());
-        for (i, step) in steps.iter().enumerate() {
-            let other = step.other.index();
-            if assigned[other] {
-                continue;
-            }
-            let Some(clear) = step.cleared_by(value) else {
-                return FcStop::General(i);
-            };
-            counts.revisions += 1;
-            counts.checks += u64::from(step.checks);
-            let word = &mut words[step.word as usize];
-            let old = *word;
-            let new = old & !clear;
-            if new == old {
-                continue;
-            }
-            let removed = (old & clear).count_ones();
-            counts.pruned += u64::from(removed);
-            self.trail.push(TrailEntry {
-                word: step.word,
-                old_size: size[other],
-                old_bits: old,
-            });
-            size[other] -= removed;
-            *word = new;
-            if new == 0 {
-                return FcStop::WipeOut(i);
-            }
-        }
-        FcStop::Done
     }
 
     /// The bit index of `value` in `var`'s domain, if it lies inside the domain's range.
@@ -564,6 +400,18 @@ impl Store {
         self.retain_range(var, value, value)
     }
 
+    /// The words, sizes and trail as plain slices, for loops that change many domains
+    /// in a row and keep these in registers (forward checking through compiled steps).
+    /// The caller keeps the store's rules: a changed word gets a trail entry first.
+    #[inline]
+    pub(crate) fn parts_mut(&mut self) -> StoreParts<'_> {
+        StoreParts {
+            words: &mut self.words,
+            size: &mut self.size,
+            trail: &mut self.trail,
+        }
+    }
+
     /// Makes room for `additional` more changes on the trail.
     pub(crate) fn reserve_trail(&mut self, additional: usize) {
         self.trail.reserve(additional);
@@ -586,34 +434,6 @@ impl Store {
             self.size[self.owner[entry.word as usize] as usize] = entry.old_size;
         }
         self.trail.truncate(mark);
-    }
-}
-
-/// Ascending iterator over one domain's values.
-pub struct Values<'a> {
-    bits: &'a [u64],
-    base: i32,
-    word_index: usize,
-    word: u64,
-}
-
-impl Iterator for Values<'_> {
-    type Item = i32;
-
-    #[inline]
-    fn next(&mut self) -> Option<i32> {
-        loop {
-            if self.word != 0 {
-                let bit = self.word.trailing_zeros();
-                self.word &= self.word - 1;
-                return Some(self.base + (self.word_index * 64) as i32 + bit as i32);
-            }
-            self.word_index += 1;
-            if self.word_index >= self.bits.len() {
-                return None;
-            }
-            self.word = self.bits[self.word_index];
-        }
     }
 }
 

@@ -5,10 +5,11 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::alldiff_gac;
 use crate::error::ParseNameError;
-use crate::model::VarId;
-use crate::propagator::{Conflict, Event, Priority, PropagationContext, Propagator, Wake};
+use crate::propagation::{Conflict, Event, Priority, PropagationContext, Propagator, Wake};
+use crate::var::VarId;
+
+mod gac;
 
 /// How much an all-different constraint prunes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -209,7 +210,7 @@ impl AllDifferent {
             for local in 0..self.vars.len() {
                 self.remove_fixed_value(ctx, local)?;
             }
-            alldiff_gac::hidden_singles_general(&self.vars, &self.offsets, ctx)?;
+            gac::hidden_singles_general(&self.vars, &self.offsets, ctx)?;
             if total(ctx) == before {
                 return Ok(());
             }
@@ -300,9 +301,7 @@ impl Propagator for AllDifferent {
             (Event::Fixed(local), _) => self.remove_fixed_value(ctx, local),
             (Event::Changed, Strength::Value) => Ok(()),
             (Event::Changed, Strength::Hidden) => self.singles(ctx),
-            (Event::Changed, Strength::Gac) => {
-                alldiff_gac::filter(&self.vars, &self.offsets, self.plain, ctx)
-            }
+            (Event::Changed, Strength::Gac) => gac::filter(&self.vars, &self.offsets, self.plain, ctx),
         }
     }
 
@@ -336,10 +335,6 @@ impl Propagator for AllDifferent {
 
     fn prunes_exactly(&self) -> bool {
         true
-    }
-
-    fn is_plain_all_different(&self) -> bool {
-        self.plain
     }
 
     fn name(&self) -> &str {

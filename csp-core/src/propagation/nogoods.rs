@@ -12,8 +12,8 @@
 //! is undone on backtracking: a watch only moves to a literal that is not true, and
 //! backtracking makes literals "less true", so the watches stay valid.
 
-use crate::model::VarId;
 use crate::store::Store;
+use crate::var::VarId;
 
 /// The most literals stored (128 MiB). Past it the solver stops restarting: the run in
 /// progress goes on without a cutoff, which keeps the search complete.

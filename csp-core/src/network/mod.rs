@@ -1,0 +1,244 @@
+//! The compiled constraint network: directed arcs with their revision fast paths,
+//! adjacency in compressed rows, and the watch lists of n-ary propagators.
+//!
+//! Built once per model (and shared by every solver of that model), so that
+//! search touches only flat arrays.
+
+use std::sync::Arc;
+
+use crate::model::Model;
+use crate::propagation::Priority;
+use crate::relation::Oriented;
+use crate::store::Store;
+use crate::var::VarId;
+
+mod arcs;
+mod fc_steps;
+mod neighbour_sets;
+mod rows;
+mod wakes;
+
+pub(crate) use arcs::{Adjacent, ArcKind, DirectedArc};
+pub(crate) use fc_steps::FcStep;
+pub(crate) use neighbour_sets::NeighbourSets;
+pub(crate) use rows::Rows;
+pub(crate) use wakes::{PropFlags, Wakes, Watch};
+
+/// The compiled network of a [`Model`].
+pub(crate) struct Network {
+    pub(crate) arcs: Vec<DirectedArc>,
+    pub(crate) adjacency: Rows<Adjacent>,
+    /// Per variable, its forward-checking steps, in the order of `adjacency`.
+    pub(crate) fc: Rows<FcStep>,
+    /// Per variable, in the order of `adjacency`: the step from each neighbour back to the
+    /// variable (which of its values the neighbour's value rules out). Under inference
+    /// `none` this counts legal values with a few word operations.
+    pub(crate) fc_back: Rows<FcStep>,
+    pub(crate) watches: Rows<Watch>,
+    pub(crate) wakes: Wakes,
+    /// The initial domains, ready to be cloned into each search.
+    pub(crate) initial: Store,
+    /// Each propagator's scheduling rules.
+    pub(crate) prop_flags: Vec<PropFlags>,
+    /// Each variable's number of constraints: its weighted degree before any failure.
+    pub(crate) degrees: Vec<u64>,
+    /// The most variables of one propagator.
+    pub(crate) max_arity: usize,
+    /// Whether some propagator's pruning may be incomplete (see `Propagator::prunes_exactly`).
+    pub(crate) final_check: bool,
+    /// When the model is binary constraints only, every domain the one word at its
+    /// variable's index at one shared base, every forward-checking step compiled and
+    /// there are at most [`NeighbourSets::MAX_VARS`] variables: the setting of the
+    /// compiled forward-checking search, which visits neighbours through these sets.
+    pub(crate) compiled_fc: Option<NeighbourSets>,
+}
+
+impl Network {
+    pub(crate) fn build(model: &Model) -> Network {
+        let n = model.num_vars();
+        let mut arcs = Vec::new();
+        let mut adjacency: Vec<Vec<Adjacent>> = vec![Vec::new(); n];
+        for (&(x, y), relations) in model.pairs() {
+            let forward: Vec<Oriented> = relations.iter().map(|(r, rev)| r.oriented(*rev)).collect();
+            let backward: Vec<Oriented> = relations.iter().map(|(r, rev)| r.oriented(!rev)).collect();
+            let out_arc = arcs.len() as u32;
+            let forward = ArcKind::compile(&forward, model, x, y);
+            let backward = ArcKind::compile(&backward, model, y, x);
+            adjacency[x.index()].push(Adjacent {
+                other: y,
+                out_arc,
+                in_arc: out_arc + 1,
+                in_arc_prunes_at: backward.prunes_at(),
+            });
+            adjacency[y.index()].push(Adjacent {
+                other: x,
+                out_arc: out_arc + 1,
+                in_arc: out_arc,
+                in_arc_prunes_at: forward.prunes_at(),
+            });
+            arcs.push(DirectedArc { x, y, kind: forward });
+            arcs.push(DirectedArc {
+                x: y,
+                y: x,
+                kind: backward,
+            });
+        }
+        let prop_flags: Vec<PropFlags> = model
+            .propagators()
+            .iter()
+            .map(|p| PropFlags {
+                wake: p.wake(),
+                priority: p.priority(),
+                idempotent: p.is_idempotent(),
+            })
+            .collect();
+        let mut watches: Vec<Vec<Watch>> = vec![Vec::new(); n];
+        for (p, prop) in model.propagators().iter().enumerate() {
+            for (local, var) in prop.variables().iter().enumerate() {
+                watches[var.index()].push(Watch {
+                    prop: p as u32,
+                    local: local as u32,
+                });
+            }
+        }
+        let wakes = Wakes {
+            on_change: Rows::from_lists(
+                watches
+                    .iter()
+                    .flat_map(|row| {
+                        [Priority::Fast, Priority::Slow].map(|priority| {
+                            row.iter()
+                                .map(|w| w.prop)
+                                .filter(|&p| {
+                                    let flags = prop_flags[p as usize];
+                                    flags.wake.on_change() && flags.priority == priority
+                                })
+                                .collect()
+                        })
+                    })
+                    .collect(),
+            ),
+            on_fixed: Rows::from_lists(
+                watches
+                    .iter()
+                    .map(|row| {
+                        row.iter()
+                            .copied()
+                            .filter(|w| prop_flags[w.prop as usize].wake.on_fixed())
+                            .collect()
+                    })
+                    .collect(),
+            ),
+        };
+        let degrees = adjacency
+            .iter()
+            .zip(&watches)
+            .map(|(adj, watch)| (adj.len() + watch.len()) as u64)
+            .collect();
+        let props = model.propagators();
+        let words: Vec<(i32, Vec<u64>)> = model
+            .vars()
+            .map(|v| (model.domain(v).base(), model.domain(v).words()))
+            .collect();
+        let initial = Store::new(words.iter().map(|(b, w)| (*b, w.as_slice())));
+        let fc: Vec<Vec<FcStep>> = adjacency
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|adj| FcStep::compile(adj.other, adj.in_arc, &arcs, &initial))
+                    .collect()
+            })
+            .collect();
+        let fc_back = adjacency
+            .iter()
+            .enumerate()
+            .map(|(v, row)| {
+                row.iter()
+                    .map(|adj| FcStep::compile(VarId(v as u32), adj.out_arc, &arcs, &initial))
+                    .collect()
+            })
+            .collect();
+        let compiled_fc = (props.is_empty()
+            && initial.uniform_words().is_some()
+            && fc
+                .iter()
+                .flatten()
+                .all(|step: &FcStep| step.word != FcStep::GENERAL))
+        .then(|| NeighbourSets::build(&adjacency))
+        .flatten();
+        Network {
+            compiled_fc,
+            arcs,
+            adjacency: Rows::from_lists(adjacency),
+            fc: Rows::from_lists(fc),
+            fc_back: Rows::from_lists(fc_back),
+            watches: Rows::from_lists(watches),
+            wakes,
+            initial,
+            prop_flags,
+            degrees,
+            max_arity: props.iter().map(|p| p.variables().len()).max().unwrap_or(0),
+            final_check: props.iter().any(|p| !p.prunes_exactly()),
+        }
+    }
+}
+
+impl Network {
+    /// The network of `model`, compiled on first use and shared by its clones.
+    pub(crate) fn of(model: &Model) -> Arc<Network> {
+        model.compiled(Network::build)
+    }
+
+    /// Whether `var = a` agrees with every assigned neighbour through binary constraints;
+    /// `checks` counts the tests made (each neighbour in adjacency order until one fails).
+    #[inline]
+    pub(crate) fn agrees_with_assigned(
+        &self,
+        var: VarId,
+        a: i32,
+        assigned: &[bool],
+        values: &[i32],
+        checks: &mut u64,
+    ) -> bool {
+        for adj in self.adjacency.row(var.index()) {
+            if assigned[adj.other.index()] {
+                *checks += 1;
+                if !self.arcs[adj.out_arc as usize]
+                    .kind
+                    .allows(a, values[adj.other.index()])
+                {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+// Neighbours are read off the compiled network, so the query lives beside it: the model
+// itself knows nothing of the network.
+impl Model {
+    /// The distinct variables that share a constraint (binary or n-ary) with `var`,
+    /// in increasing order.
+    pub fn neighbours(&self, var: VarId) -> Vec<VarId> {
+        let network = Network::of(self);
+        let mut out: Vec<VarId> = network
+            .adjacency
+            .row(var.index())
+            .iter()
+            .map(|a| a.other)
+            .collect();
+        for watch in network.watches.row(var.index()) {
+            out.extend(
+                self.propagators()[watch.prop as usize]
+                    .variables()
+                    .iter()
+                    .copied()
+                    .filter(|&v| v != var),
+            );
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}

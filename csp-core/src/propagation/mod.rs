@@ -1,0 +1,15 @@
+//! Propagation: the [`Propagator`] interface of n-ary constraints and what they see
+//! ([`PropagationContext`]), and the engine that runs arcs, propagators and nogoods to a
+//! fixpoint ([`engine`]). Search and the stand-alone [`ac3`] both drive the engine.
+
+mod ac3;
+mod context;
+pub(crate) mod engine;
+pub(crate) mod nogoods;
+mod propagator;
+pub(crate) mod ring;
+pub(crate) mod root;
+
+pub use ac3::{Ac3Report, ac3};
+pub use context::PropagationContext;
+pub use propagator::{Conflict, Event, Priority, Propagator, Wake};

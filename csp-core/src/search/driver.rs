@@ -1,0 +1,192 @@
+//! The search loop. It walks the frame stack: descend (select a variable, push a
+//! frame), try the frame's next value, backtrack when none is left. What to select,
+//! in which order to try values and what to infer are the parts' business; the loop
+//! only calls them, and checks the limits.
+
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use super::Solver;
+use super::frame::Choice;
+use crate::config::Limits;
+use crate::stats::LimitKind;
+use crate::var::VarId;
+
+/// Where a search is.
+pub(super) enum Phase {
+    Fresh,
+    Searching,
+    Done,
+}
+
+/// What one call of [`Solver::advance`] ended with.
+pub(super) enum Step {
+    Solution,
+    Exhausted,
+    Limit(LimitKind),
+}
+
+impl Solver<'_> {
+    /// Runs the search to the next solution, exhaustion or limit.
+    pub(super) fn advance(&mut self) -> Step {
+        let step = self.advance_inner();
+        if let Some(start) = self.started {
+            self.stats.elapsed = start.elapsed();
+        }
+        step
+    }
+
+    fn advance_inner(&mut self) -> Step {
+        match self.phase {
+            Phase::Done => return Step::Exhausted,
+            Phase::Fresh => {
+                self.started = Some(Instant::now());
+                self.phase = Phase::Searching;
+                if !self.propagate_root() {
+                    self.phase = Phase::Done;
+                    return Step::Exhausted;
+                }
+                self.root_mark = self.store.mark();
+                self.descend = true;
+            }
+            Phase::Searching => {}
+        }
+        if self.plan.compiled_fc {
+            return self.advance_compiled_fc();
+        }
+        loop {
+            if self.descend {
+                self.descend = false;
+                if self.plan.forced_runs {
+                    self.assign_forced_run();
+                }
+                if self.state.num_unassigned == 0 {
+                    if self.complete_assignment_holds() {
+                        self.stats.solutions += 1;
+                        return Step::Solution;
+                    }
+                } else {
+                    let var = self.select_var();
+                    match self.two_places_instead(var) {
+                        Some(places) => self.push_places_frame(places),
+                        None => self.push_frame(var),
+                    }
+                }
+            }
+            let Some(&top) = self.state.frames.last() else {
+                self.phase = Phase::Done;
+                return Step::Exhausted;
+            };
+            if top.open && matches!(top.choice, Choice::Forced) {
+                // What the general steps below would do, without their dispatch: the
+                // store is at this frame's mark already, and no value is left to try.
+                debug_assert_eq!(self.store.mark(), top.mark, "a forced frame changed no domain");
+                self.state.settled = 0;
+                self.mark_unassigned(top.var);
+                self.stats.backtracks += 1;
+                if let Some(kind) = self.limit_reached() {
+                    self.state.frames.last_mut().expect("a frame").open = false;
+                    return Step::Limit(kind);
+                }
+                self.state.frames.pop();
+                continue;
+            }
+            if top.open {
+                self.undo_node();
+                self.stats.backtracks += 1;
+            }
+            if let Some(kind) = self.limit_reached() {
+                return Step::Limit(kind);
+            }
+            if self.restart_due() {
+                if !self.restart() {
+                    self.phase = Phase::Done;
+                    return Step::Exhausted;
+                }
+                continue;
+            }
+            match self.next_value() {
+                None => self.state.pop_frame(),
+                Some(value) => {
+                    // A frame on places has just moved on to its next variable.
+                    let var = self.state.frames.last().expect("a frame").var;
+                    if self.assign(var, value) {
+                        self.descend = true;
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn limit_reached(&self) -> Option<LimitKind> {
+        limit_hit(&self.config.limits, self.stats.nodes, self.started)
+    }
+
+    // Once per node: inlined into the search loop.
+    #[inline(always)]
+    pub(super) fn mark_assigned(&mut self, var: VarId, value: i32) {
+        self.state.assign(var, value);
+        if let Some(degrees) = &mut self.degrees {
+            degrees.on_assign(var);
+        }
+    }
+
+    #[inline]
+    pub(super) fn mark_unassigned(&mut self, var: VarId) {
+        self.state.unassign(var);
+        if let Some(degrees) = &mut self.degrees {
+            degrees.on_unassign(var);
+        }
+    }
+
+    /// Undoes the open node of the top frame.
+    // Once per node: inlined into the search loop.
+    #[inline(always)]
+    pub(super) fn undo_node(&mut self) {
+        self.state.settled = 0;
+        let top = self.state.frames.last_mut().expect("a frame");
+        top.open = false;
+        let (var, mark) = (top.var, top.mark);
+        self.store.undo_to(mark);
+        self.mark_unassigned(var);
+    }
+
+    /// Propagators whose pruning may be incomplete get the last word on a full assignment.
+    fn complete_assignment_holds(&mut self) -> bool {
+        if !self.plan.final_check {
+            return true;
+        }
+        let mut values = std::mem::take(&mut self.check_values);
+        let mut holds = true;
+        for p in self.props.iter().filter(|p| !p.prunes_exactly()) {
+            values.clear();
+            values.extend(p.variables().iter().map(|v| self.state.value[v.index()]));
+            if !p.check(&values) {
+                holds = false;
+                break;
+            }
+        }
+        self.check_values = values;
+        holds
+    }
+}
+
+/// The limit that stops a search after `nodes` nodes, if any. The clock and the cancel
+/// flag are read every 256 nodes.
+#[inline]
+pub(super) fn limit_hit(limits: &Limits, nodes: u64, started: Option<Instant>) -> Option<LimitKind> {
+    if limits.nodes.is_some_and(|max| nodes >= max) {
+        return Some(LimitKind::Nodes);
+    }
+    if nodes % 256 == 0 {
+        if limits.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Some(LimitKind::Cancelled);
+        }
+        if let (Some(max), Some(start)) = (limits.time, started) {
+            if start.elapsed() >= max {
+                return Some(LimitKind::Time);
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,257 @@
+//! Backtracking search: an explicit stack of choice frames over the trailed domain
+//! store, so that a search can stop at a solution and resume (lazy enumeration),
+//! go ten thousand levels deep without recursion, and never allocate per node once
+//! its buffers have grown.
+//!
+//! The parts, each in its own file:
+//! - [`plan`]: what is decided once per search (which selection, which loop);
+//! - [`driver`]: the search loop, which calls the parts below and knows none of their rules;
+//! - [`var_order`], [`value_order`], [`inference`]: one file per heuristic;
+//! - [`frame`]: the choice points; [`state`]: which variables are assigned, to what;
+//! - [`weights`]: constraint weights for dom/wdeg (and branching on places);
+//! - [`restarts`] with the nogoods they record, [`probing`], [`places`],
+//!   [`forced_runs`] and the [`compiled_fc`] loop.
+//!
+//! Propagation itself (queues, fixpoint) is [`crate::propagation`]'s engine.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::config::{ConfigError, Inference, SearchConfig, ValueOrder};
+use crate::model::Model;
+use crate::network::Network;
+use crate::propagation::Propagator;
+use crate::propagation::engine::Propagation;
+use crate::stats::{Count, LimitKind, Outcome, Stats};
+use crate::store::{Mark, Store};
+use crate::var::VarId;
+
+mod compiled_fc;
+mod driver;
+mod forced_runs;
+mod frame;
+mod inference;
+mod places;
+mod plan;
+mod probing;
+mod restarts;
+mod root;
+mod state;
+mod value_order;
+mod var_order;
+mod weights;
+
+#[cfg(test)]
+mod tests;
+
+use driver::{Phase, Step};
+use plan::SearchPlan;
+use restarts::RunCounter;
+use state::SearchState;
+use value_order::lcv::Lcv;
+use var_order::mrv_degree::UnassignedDegrees;
+use weights::FailureWeights;
+
+/// A backtracking search over one [`Model`].
+///
+/// ```
+/// use csp_core::{Model, Outcome, SearchConfig, Solver, Strategy};
+/// let mut m = Model::new();
+/// let v = m.int_vars(3, 1, 3).unwrap();
+/// m.all_different(&v).unwrap();
+/// let mut solver = Solver::new(&m, SearchConfig::with_strategy("mrv/asc/fc".parse().unwrap())).unwrap();
+/// assert_eq!(solver.solve(), Outcome::Solved(vec![1, 2, 3]));
+/// assert_eq!(solver.count().solutions, 5, "the five other permutations");
+/// ```
+pub struct Solver<'m> {
+    model: &'m Model,
+    network: Arc<Network>,
+    props: &'m [Arc<dyn Propagator>],
+    config: SearchConfig,
+    plan: SearchPlan,
+    store: Store,
+    state: SearchState,
+    engine: Propagation,
+    /// Constraint weights (dom/wdeg, places).
+    weights: FailureWeights,
+    /// For mrv-degree: each variable's unassigned neighbours.
+    degrees: Option<UnassignedDegrees>,
+    /// For LCV: each variable's neighbours and how they are tied to it.
+    lcv: Lcv,
+    /// The seeded generator of random tie-breaks and random value orders.
+    rng: ChaCha8Rng,
+    runs: RunCounter,
+    stats: Stats,
+    phase: Phase,
+    /// The next step goes down: select a variable, or report a solution.
+    descend: bool,
+    root_mark: Mark,
+    started: Option<Instant>,
+    /// Scratch for checking a propagator on a complete assignment.
+    check_values: Vec<i32>,
+}
+
+impl<'m> Solver<'m> {
+    /// Prepares a search. Allocates every buffer the search needs up front.
+    pub fn new(model: &'m Model, config: SearchConfig) -> Result<Solver<'m>, ConfigError> {
+        if config.probing && config.strategy.inference != Inference::Mac {
+            return Err(ConfigError::ProbingWithoutMac(config.strategy.inference));
+        }
+        let network = Network::of(model);
+        let n = model.num_vars();
+        let mut store = network.initial.clone();
+        // A clone keeps no spare capacity: room for a search's usual changes at once.
+        store.reserve_trail(1024);
+        let plan = SearchPlan::new(model, &network, &config, &store);
+        Ok(Solver {
+            model,
+            props: model.propagators(),
+            state: SearchState::new(n),
+            engine: Propagation::new(&network, n, config.strategy.inference == Inference::Mac),
+            weights: FailureWeights::new(&network, config.strategy.var_order),
+            degrees: UnassignedDegrees::for_order(model, config.strategy.var_order),
+            lcv: if config.strategy.value_order == ValueOrder::Lcv {
+                Lcv::new(model, &network)
+            } else {
+                Lcv::default()
+            },
+            rng: ChaCha8Rng::seed_from_u64(config.seed),
+            runs: RunCounter::default(),
+            stats: Stats::default(),
+            phase: Phase::Fresh,
+            descend: false,
+            root_mark: 0,
+            started: None,
+            check_values: Vec::with_capacity(network.max_arity),
+            store,
+            plan,
+            config,
+            network,
+        })
+    }
+
+    /// Finds the next solution (the first one on the first call).
+    pub fn solve(&mut self) -> Outcome {
+        match self.advance() {
+            Step::Solution => Outcome::Solved(self.state.value.clone()),
+            Step::Exhausted => Outcome::Unsatisfiable,
+            Step::Limit(kind) => Outcome::Limit(kind),
+        }
+    }
+
+    /// Counts the remaining solutions, up to `limits.solutions` if set. With restarts,
+    /// the nogoods recorded at each restart keep every solution from being counted twice.
+    pub fn count(&mut self) -> Count {
+        let mut found = 0u64;
+        loop {
+            if let Some(cap) = self.config.limits.solutions {
+                if found >= cap {
+                    return Count {
+                        solutions: found,
+                        complete: false,
+                        limit: Some(LimitKind::Solutions),
+                    };
+                }
+            }
+            match self.advance() {
+                Step::Solution => found += 1,
+                Step::Exhausted => {
+                    return Count {
+                        solutions: found,
+                        complete: true,
+                        limit: None,
+                    };
+                }
+                Step::Limit(kind) => {
+                    return Count {
+                        solutions: found,
+                        complete: false,
+                        limit: Some(kind),
+                    };
+                }
+            }
+        }
+    }
+
+    /// Calls `on_solution` with each solution in turn until it returns `false`, the
+    /// space is exhausted or a limit is reached. Returns why it stopped (`None`: exhausted
+    /// or stopped by the callback).
+    pub fn for_each_solution(&mut self, mut on_solution: impl FnMut(&[i32]) -> bool) -> Option<LimitKind> {
+        loop {
+            match self.advance() {
+                Step::Solution => {
+                    if !on_solution(&self.state.value) {
+                        return None;
+                    }
+                }
+                Step::Exhausted => return None,
+                Step::Limit(kind) => return Some(kind),
+            }
+        }
+    }
+
+    /// Lazily enumerates the solutions (each once, with or without restarts). The
+    /// iterator ends when the space is exhausted or a limit is reached;
+    /// [`Solutions::limit`] tells which.
+    pub fn solutions(&mut self) -> Solutions<'_, 'm> {
+        Solutions {
+            solver: self,
+            stopped: None,
+        }
+    }
+
+    /// The statistics so far.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// The configuration in use.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// The current domain of `var` (after the last step), as a list of values.
+    pub fn current_domain(&self, var: VarId) -> Vec<i32> {
+        self.store.values(var).collect()
+    }
+}
+
+/// Lazy enumeration of solutions; see [`Solver::solutions`].
+pub struct Solutions<'s, 'm> {
+    solver: &'s mut Solver<'m>,
+    stopped: Option<LimitKind>,
+}
+
+impl Solutions<'_, '_> {
+    /// The limit that ended the enumeration, if one did.
+    pub fn limit(&self) -> Option<LimitKind> {
+        self.stopped
+    }
+}
+
+impl Iterator for Solutions<'_, '_> {
+    type Item = Vec<i32>;
+
+    fn next(&mut self) -> Option<Vec<i32>> {
+        if self.stopped.is_some() {
+            return None;
+        }
+        if let Some(cap) = self.solver.config.limits.solutions {
+            if self.solver.stats.solutions >= cap {
+                self.stopped = Some(LimitKind::Solutions);
+                return None;
+            }
+        }
+        match self.solver.advance() {
+            Step::Solution => Some(self.solver.state.value.clone()),
+            Step::Exhausted => None,
+            Step::Limit(kind) => {
+                self.stopped = Some(kind);
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! What is decided once per search, in one place: which variable selection runs, and
+//! which of the specialised paths apply (forced runs, the compiled forward-checking
+//! loop, branching on places). Each rule is written here, next to its reason.
+
+use super::places::Permutations;
+use super::var_order::VarSelection;
+use crate::config::{Branching, Inference, SearchConfig, TieBreak, ValueOrder, VarOrder};
+use crate::model::Model;
+use crate::network::Network;
+use crate::store::Store;
+
+/// The once-per-search decisions; see the module documentation.
+pub(super) struct SearchPlan {
+    pub(super) selection: VarSelection,
+    /// The inference is MAC (read once, not per node).
+    pub(super) mac: bool,
+    /// Forced variables are assigned in runs ([`super::forced_runs`]): MAC, a selection
+    /// that takes the first forced variable, a value order that costs nothing on one
+    /// value, no restarts.
+    pub(super) forced_runs: bool,
+    /// The compiled forward-checking loop ([`super::compiled_fc`]) runs the search.
+    pub(super) compiled_fc: bool,
+    /// Under [`Branching::Places`]: the permutation constraints to branch on.
+    pub(super) permutations: Option<Permutations>,
+    /// Whether complete assignments must be re-checked by the propagators (some
+    /// propagator's pruning may be incomplete).
+    pub(super) final_check: bool,
+}
+
+impl SearchPlan {
+    pub(super) fn new(model: &Model, network: &Network, config: &SearchConfig, store: &Store) -> SearchPlan {
+        let strategy = config.strategy;
+        let lowest = config.tie_break == TieBreak::Lowest;
+        // Without inference, the number of legal values is not the domain size: only the
+        // general scan counts them.
+        let inferring = strategy.inference != Inference::None;
+        let selection = match strategy.var_order {
+            VarOrder::Static => VarSelection::Static,
+            VarOrder::Mrv if lowest && inferring => VarSelection::Smallest,
+            VarOrder::DomWdeg | VarOrder::DomWdegFixed if lowest && inferring => {
+                VarSelection::SmallestWeighted
+            }
+            _ => VarSelection::General,
+        };
+        let mac = strategy.inference == Inference::Mac;
+        let forced_runs = mac
+            && matches!(selection, VarSelection::Smallest | VarSelection::SmallestWeighted)
+            && matches!(strategy.value_order, ValueOrder::Asc | ValueOrder::Desc)
+            && config.restarts.is_none();
+        // The compiled loop knows static order and MRV with ties to the lowest index only.
+        let compiled_order = match strategy.var_order {
+            VarOrder::Static => true,
+            VarOrder::Mrv => lowest,
+            _ => false,
+        };
+        let compiled_fc = network.compiled_fc.is_some()
+            && !network.final_check
+            && compiled_order
+            && strategy.inference == Inference::Fc
+            && strategy.value_order == ValueOrder::Asc
+            && config.restarts.is_none();
+        // Places are read off one word per domain; without inference a domain does not
+        // tell where a value can still go.
+        let permutations = match (config.branching, store.uniform_words()) {
+            (Branching::Places, Some((words, _))) if inferring => {
+                Permutations::find(model.plain_all_different(), words)
+            }
+            _ => None,
+        };
+        SearchPlan {
+            selection,
+            mac,
+            forced_runs,
+            compiled_fc,
+            permutations,
+            final_check: network.final_check,
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! Restarts: a run is cut off at the policy's node cutoff ([`crate::Restarts`]) and the
+//! search starts again from the root, keeping the dom/wdeg weights. Each subtree the
+//! run finished becomes a nogood (the decisions above it plus the value it refuted; see
+//! [`crate::propagation::nogoods`]), so later runs never enter it again: search with
+//! restarts stays complete and counts stay exact.
+
+use super::Solver;
+use super::frame::{Choice, Frame};
+use crate::propagation::nogoods::Added;
+use crate::var::VarId;
+
+/// Which run the search is in, and where it started.
+#[derive(Default)]
+pub(super) struct RunCounter {
+    run: u32,
+    start_nodes: u64,
+}
+
+impl Solver<'_> {
+    /// Whether the current run has reached its cutoff (and the nogood store has room).
+    #[inline]
+    pub(super) fn restart_due(&self) -> bool {
+        match self.config.restarts {
+            Some(policy) => {
+                self.stats.nodes - self.runs.start_nodes >= policy.cutoff(self.runs.run)
+                    && self.engine.nogoods.has_room()
+            }
+            None => false,
+        }
+    }
+
+    /// Abandons the current run: back to the root state, with the next cutoff. Each
+    /// subtree the run finished becomes a nogood, propagated at the root. Returns `false`
+    /// if that leaves no solution.
+    pub(super) fn restart(&mut self) -> bool {
+        // The decision of each frame, bottom up, and each branch a frame finished.
+        let mut path = vec![(VarId(0), 0); self.state.frames.len()];
+        let mut finished = Vec::new();
+        while let Some(frame) = self.state.frames.last().copied() {
+            let depth = self.state.frames.len() - 1;
+            let decision = frame.open.then(|| self.state.value[frame.var.index()]);
+            if frame.open {
+                self.undo_node();
+            }
+            // The store is back at the frame's mark: the domain its values came from.
+            path[depth] = (frame.var, decision.unwrap_or_default());
+            for (var, value) in self.finished_branches(&frame, decision) {
+                finished.push((depth, var, value));
+            }
+            self.state.frames.pop();
+        }
+        self.state.value_stack.clear();
+        self.store.undo_to(self.root_mark);
+        self.state.settled = 0;
+        self.runs.run += 1;
+        self.runs.start_nodes = self.stats.nodes;
+        self.stats.restarts += 1;
+        self.descend = true;
+        log::debug!(
+            "restart {} after {} nodes, {} new nogoods",
+            self.runs.run,
+            self.stats.nodes,
+            finished.len()
+        );
+        let holds = self.add_nogoods(&path, &finished);
+        self.root_mark = self.store.mark();
+        holds
+    }
+
+    /// The branches `frame` finished, as assignments: tried (or skipped as inconsistent)
+    /// and not the `decision` still open. Reads the store at the frame's mark.
+    fn finished_branches(&self, frame: &Frame, decision: Option<i32>) -> Vec<(VarId, i32)> {
+        if let Choice::Places(places) = frame.choice {
+            // The places tried; the last one is still open if the frame is.
+            let done = usize::from(places.tried) - usize::from(frame.open);
+            return places.vars[..done]
+                .iter()
+                .map(|&var| (var, places.value))
+                .collect();
+        }
+        let mut values = self.tried_values(frame);
+        values.retain(|&a| Some(a) != decision);
+        values.into_iter().map(|a| (frame.var, a)).collect()
+    }
+
+    /// Records the nogoods `path[..depth] + (var, value)` for each `(depth, var, value)`
+    /// in `finished`, at the root, and propagates them there.
+    fn add_nogoods(&mut self, path: &[(VarId, i32)], finished: &[(usize, VarId, i32)]) -> bool {
+        let mut lits = Vec::with_capacity(path.len());
+        let mut holds = true;
+        for &(depth, var, value) in finished {
+            lits.clear();
+            lits.extend_from_slice(&path[..depth]);
+            lits.push((var, value));
+            self.stats.nogoods += 1;
+            match self
+                .engine
+                .nogoods
+                .add(&lits, &mut self.store, self.model.num_vars())
+            {
+                Added::Kept => {}
+                Added::Pruned(var) => {
+                    self.stats.pruned += 1;
+                    if self.plan.mac {
+                        self.engine.announce_change(
+                            &self.network,
+                            &self.store,
+                            &self.state.assigned,
+                            var,
+                            None,
+                        );
+                    }
+                }
+                Added::Violated => {
+                    holds = false;
+                    break;
+                }
+            }
+        }
+        if !holds || (self.plan.mac && !self.fixpoint()) {
+            self.engine.clear_nogood_queue();
+            return false;
+        }
+        true
+    }
+}

@@ -1,0 +1,108 @@
+//! Unit tests of the search internals: the dom/wdeg weights, and forced runs against
+//! the general loop.
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::Solver;
+use crate::{Domain, LimitKind, Model, Outcome, SearchConfig, Stats, Strength};
+
+/// A small random model: all-different constraints at random strengths and `!=`
+/// pairs over few values, so that propagation leaves many variables forced.
+fn random_model(rng: &mut ChaCha8Rng) -> Model {
+    let n = rng.gen_range(4..=8);
+    let k = rng.gen_range(2..=4);
+    let mut m = Model::new();
+    let vars = m.int_vars(n, 1, k).expect("a non-empty range");
+    for _ in 0..rng.gen_range(1..=3) {
+        let mut scope = vars.clone();
+        scope.shuffle(rng);
+        scope.truncate(rng.gen_range(2..=n.min(k as usize)));
+        let strength = Strength::ALL[rng.gen_range(0..3)];
+        m.all_different_nary(&scope, strength)
+            .expect("variables of this model");
+    }
+    for _ in 0..rng.gen_range(0..=n) {
+        let (a, b) = (rng.gen_range(0..n), rng.gen_range(0..n));
+        if a != b {
+            m.not_equal(vars[a], vars[b]).expect("distinct variables");
+        }
+    }
+    m
+}
+
+/// Every solution in order, then the statistics (without the time) and the limit.
+fn run(model: &Model, config: &SearchConfig, forced_runs: bool) -> (Vec<Vec<i32>>, Stats, Option<LimitKind>) {
+    let mut solver = Solver::new(model, config.clone()).expect("a valid configuration");
+    solver.plan.forced_runs &= forced_runs;
+    let mut solutions = solver.solutions();
+    let found: Vec<Vec<i32>> = solutions.by_ref().collect();
+    let limit = solutions.limit();
+    let mut stats = solver.stats().clone();
+    stats.elapsed = Default::default();
+    (found, stats, limit)
+}
+
+#[test]
+fn dom_wdeg_fixed_weighs_the_variables_in_conflict_and_the_decision() {
+    // x in 1..=2 is the first choice (the largest degree). Either value fixes p to the
+    // other, which fixes q and r to the value x took, and they clash in the
+    // all-different over p, q, r, s; s keeps a choice. t and u only add to x's degree.
+    let mut model = Model::new();
+    let x = model.add_var(Domain::range(1, 2).expect("a range"));
+    let pqr = model.int_vars(3, 1, 2).expect("a non-empty range");
+    let s = model.add_var(Domain::range(1, 4).expect("a range"));
+    let tu = model.int_vars(2, 1, 5).expect("a non-empty range");
+    for other in [pqr[0], tu[0], tu[1]] {
+        model
+            .all_different_nary(&[x, other], Strength::Value)
+            .expect("variables of this model");
+    }
+    model
+        .all_different_nary(&[pqr[0], pqr[1], pqr[2], s], Strength::Value)
+        .expect("variables of this model");
+    // Weights in the order x, p, q, r, s, t, u: the degree plus what the two failures
+    // added.
+    for (name, weights) in [
+        // Each failure weighs every variable of the failing all-different.
+        ("dom-wdeg/asc/mac", [3, 4, 3, 3, 3, 1, 1]),
+        // Only its fixed or emptied p, q, r (not s), and the decision x.
+        ("dom-wdeg-fixed/asc/mac", [5, 4, 3, 3, 1, 1, 1]),
+    ] {
+        let config = SearchConfig::with_strategy(name.parse().expect("a strategy"));
+        let mut solver = Solver::new(&model, config).expect("a valid configuration");
+        assert_eq!(solver.solve(), Outcome::Unsatisfiable, "{name}");
+        assert_eq!(solver.stats().nodes, 2, "{name}");
+        assert_eq!(solver.weights.var_weight, weights, "{name}");
+    }
+}
+
+#[test]
+fn forced_runs_change_no_solution_count_or_limit() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut runs = 0;
+    for _ in 0..300 {
+        let model = random_model(&mut rng);
+        for name in [
+            "mrv/asc/mac",
+            "dom-wdeg/asc/mac",
+            "dom-wdeg/desc/mac",
+            "dom-wdeg-fixed/asc/mac",
+        ] {
+            let mut config = SearchConfig::with_strategy(name.parse().expect("a strategy"));
+            let whole = run(&model, &config, false);
+            assert_eq!(run(&model, &config, true), whole, "{name}");
+            // Node limits stop both at the same node, with the same solutions: each of
+            // the first 200 nodes as the limit.
+            for cap in 1..whole.1.nodes.min(200) {
+                config.limits.nodes = Some(cap);
+                let stopped = run(&model, &config, true);
+                assert_eq!(stopped, run(&model, &config, false), "{name}, {cap} nodes");
+                assert_eq!(stopped.1.nodes, cap);
+                runs += 1;
+            }
+        }
+    }
+    assert!(runs > 1000, "the models make search trees: {runs} limited runs");
+}

@@ -1,0 +1,89 @@
+//! Value orders, one file per kind: [`ascending`] (walks the domain, nothing stored),
+//! [`preordered`] (descending and random: the values are laid on the value stack when
+//! the frame is made) and [`lcv`]. This module makes frames and hands out their next
+//! value; under inference `none` a value that disagrees with an assigned neighbour is
+//! skipped and is not a node.
+
+pub(super) mod ascending;
+pub(super) mod lcv;
+pub(super) mod preordered;
+
+use super::Solver;
+use super::frame::{Choice, Frame};
+use super::inference::none::Legality;
+use crate::config::{Inference, ValueOrder};
+use crate::var::VarId;
+
+impl Solver<'_> {
+    /// A frame on `var`'s values, in the value order.
+    pub(super) fn push_frame(&mut self, var: VarId) {
+        let start = self.state.value_stack.len() as u32;
+        let stack = &mut self.state.value_stack;
+        match self.config.strategy.value_order {
+            ValueOrder::Asc => {}
+            ValueOrder::Desc => preordered::push_descending(stack, &self.store, var),
+            ValueOrder::Random => preordered::push_shuffled(stack, &self.store, var, &mut self.rng),
+            ValueOrder::Lcv => {
+                let legality = Legality::new(&self.network, self.props, &self.state, &self.store);
+                let none = self.config.strategy.inference == Inference::None;
+                let scored = self.lcv.order(var, &legality, none, &mut self.stats.checks);
+                self.state.value_stack.extend(scored.iter().map(|&(_, a)| a));
+            }
+        }
+        let len = self.state.value_stack.len() as u32 - start;
+        let untried = self
+            .store
+            .uniform_words()
+            .map_or(0, |(words, _)| words[var.index()]);
+        let mark = self.store.mark();
+        self.state
+            .frames
+            .push(Frame::on_values(var, mark, untried, start, len));
+    }
+
+    /// The top frame's next value (a frame on places moves on to its next variable),
+    /// or `None` when it has none left.
+    pub(super) fn next_value(&mut self) -> Option<i32> {
+        let top = self.state.frames.last_mut().expect("a frame");
+        let mut cursor = match &mut top.choice {
+            Choice::Values(cursor) => *cursor,
+            Choice::Places(places) => return super::places::next_place(&mut top.var, places),
+            Choice::Forced => return None,
+        };
+        let var = top.var;
+        let check = self.config.strategy.inference == Inference::None;
+        let ordered = self.config.strategy.value_order != ValueOrder::Asc;
+        let uniform = self.store.uniform_base();
+        let legality = Legality::new(&self.network, self.props, &self.state, &self.store);
+        let found = loop {
+            let candidate = if ordered {
+                preordered::next(&mut cursor, &self.state.value_stack)
+            } else {
+                ascending::next(&mut cursor, &self.store, var, uniform)
+            };
+            let Some(candidate) = candidate else {
+                break None;
+            };
+            if !check || legality.agrees(var, candidate, &mut self.stats.checks) {
+                break Some(candidate);
+            }
+        };
+        if let Some(Choice::Values(top)) = self.state.frames.last_mut().map(|f| &mut f.choice) {
+            *top = cursor;
+        }
+        found
+    }
+
+    /// The values `frame` tried (or skipped as inconsistent), for the nogoods of a
+    /// restart. Reads the store at the frame's mark.
+    pub(super) fn tried_values(&self, frame: &Frame) -> Vec<i32> {
+        let Choice::Values(cursor) = frame.choice else {
+            return Vec::new();
+        };
+        if self.config.strategy.value_order != ValueOrder::Asc {
+            preordered::tried(&cursor, &self.state.value_stack)
+        } else {
+            ascending::tried(&cursor, &self.store, frame.var)
+        }
+    }
+}

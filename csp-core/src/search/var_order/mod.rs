@@ -1,0 +1,71 @@
+//! Variable orders, one file per heuristic. The plan picks a [`VarSelection`] once per
+//! search; this module dispatches on it once per decision (a closed set: no dynamic
+//! dispatch). Adding an order is a new file here, a [`crate::VarOrder`] arm and, if it
+//! has a fast path, a [`VarSelection`] arm chosen in the plan.
+
+pub(super) mod dom_wdeg;
+pub(super) mod general;
+pub(super) mod mrv;
+pub(super) mod mrv_degree;
+pub(super) mod static_order;
+
+use super::Solver;
+use super::inference::none::Legality;
+use crate::config::{Inference, TieBreak, VarOrder};
+use crate::var::VarId;
+
+/// How the next variable is chosen, decided once per search.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum VarSelection {
+    /// The next unassigned variable after the last decision's.
+    Static,
+    /// MRV under inference (legal values = domain size), ties to the lowest index.
+    Smallest,
+    /// dom/wdeg under inference, ties to the lowest index.
+    SmallestWeighted,
+    /// Any other rule (MRV+degree, random ties, no inference), through the general scan.
+    General,
+}
+
+impl Solver<'_> {
+    /// The variable to branch on next (there is an unassigned one).
+    pub(super) fn select_var(&mut self) -> VarId {
+        match self.plan.selection {
+            VarSelection::Static => static_order::select(&self.state),
+            VarSelection::Smallest => mrv::smallest_domain(&self.state, &self.store),
+            VarSelection::SmallestWeighted => dom_wdeg::smallest_weighted_domain(
+                &self.state,
+                &self.store,
+                &self.weights,
+                self.plan.forced_runs,
+            ),
+            VarSelection::General => {
+                let strategy = self.config.strategy;
+                let rule = general::ScanRule {
+                    use_degree: strategy.var_order == VarOrder::MrvDegree,
+                    use_weights: strategy.var_order.weighs_failures(),
+                    random_ties: self.config.tie_break == TieBreak::Random,
+                    floor: u64::from(strategy.inference != Inference::None),
+                };
+                let inferring = strategy.inference != Inference::None;
+                let legality = Legality::new(&self.network, self.props, &self.state, &self.store);
+                let checks = &mut self.stats.checks;
+                let store = &self.store;
+                general::scan(
+                    &self.state,
+                    rule,
+                    self.degrees.as_ref(),
+                    &self.weights.var_weight,
+                    &mut self.rng,
+                    |var| {
+                        if inferring {
+                            u64::from(store.size(var))
+                        } else {
+                            legality.count(var, checks)
+                        }
+                    },
+                )
+            }
+        }
+    }
+}

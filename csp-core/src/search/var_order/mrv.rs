@@ -1,0 +1,65 @@
+//! MRV (minimum remaining values, "fail first"): the variable with the fewest legal
+//! values. Under inference these are its domain, so the fast path reads the sizes of
+//! the unassigned variables only; ties go to the lowest index.
+
+use crate::search::state::SearchState;
+use crate::store::Store;
+use crate::var::VarId;
+
+/// Plain MRV under inference, ties to the lowest index: the general rule over the
+/// unassigned variables only. A forced variable (one value) has the fewest values, so
+/// the first one wins.
+#[inline]
+pub(in crate::search) fn smallest_domain(state: &SearchState, store: &Store) -> VarId {
+    let sizes = store.sizes();
+    let index = first_forced(state, sizes).unwrap_or_else(|| first_smallest(&state.open_vars, sizes));
+    VarId(index as u32)
+}
+
+/// The first unassigned variable with at most one value, looking from
+/// [`SearchState::settled`] (where one can first be) on, then below it.
+#[inline]
+pub(in crate::search) fn first_forced(state: &SearchState, sizes: &[u32]) -> Option<usize> {
+    let from = state.settled;
+    first_forced_from(&state.open_vars, sizes, from).or_else(|| {
+        (from > 0)
+            .then(|| first_forced_from(&state.open_vars, sizes, 0))
+            .flatten()
+    })
+}
+
+/// The first unassigned variable (a bit of `open`) from `from` on with at most one value.
+#[inline]
+fn first_forced_from(open: &[u64], sizes: &[u32], from: usize) -> Option<usize> {
+    let mut w = from / 64;
+    let mut bits = open.get(w)? & (!0u64 << (from % 64));
+    loop {
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            if sizes[i] <= 1 {
+                return Some(i);
+            }
+            bits &= bits - 1;
+        }
+        w += 1;
+        bits = *open.get(w)?;
+    }
+}
+
+/// The first unassigned variable (a bit of `open`) with the fewest values: the choice
+/// of MRV with ties to the lowest index.
+#[inline(always)]
+pub(in crate::search) fn first_smallest(open: &[u64], sizes: &[u32]) -> usize {
+    // Size, then index: the lowest key is the choice.
+    let mut best = u64::MAX;
+    for (w, &word) in open.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            best = best.min(u64::from(sizes[i]) << 32 | i as u64);
+        }
+    }
+    debug_assert!(best != u64::MAX, "an unassigned variable");
+    (best & u64::from(u32::MAX)) as usize
+}
