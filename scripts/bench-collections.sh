@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Measures Sudoku throughput with uniqueness checked (`csp sudoku count FILE --limit 2`) on the
-# large collections in ../shared/data/sudoku/ and prints a Markdown table for the README.
+# large collections in ../shared/data/sudoku/ and prints a Markdown table for docs/performance.md
+# (give each row there its date, commit, machine and this command).
 #
 # usage: scripts/bench-collections.sh [--timeout SECONDS] [--runs N] [--data DIR] [--no-build] [-- CSP_FLAGS...]
 #
