@@ -202,11 +202,9 @@ fn setup(
 }
 
 fn restarts_name(config: &SearchConfig) -> String {
-    match config.restarts {
-        None => "none".to_string(),
-        Some(csp_core::Restarts::Luby { scale }) => format!("luby:{scale}"),
-        Some(csp_core::Restarts::Geometric { first, factor }) => format!("geometric:{first}:{factor}"),
-    }
+    config
+        .restarts
+        .map_or_else(|| "none".to_string(), |policy| policy.to_string())
 }
 
 /// The statistics as a JSON map, with `extra` entries first.

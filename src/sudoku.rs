@@ -177,8 +177,8 @@ impl Configs {
     /// The configuration for puzzles of `order`.
     pub fn get(&self, order: usize) -> &SearchConfig {
         match self.given.unwrap_or_else(|| csp_sudoku::default_branching(order)) {
-            Branching::Variables => &self.on_variables,
             Branching::Places => &self.on_places,
+            _ => &self.on_variables,
         }
     }
 }

@@ -24,6 +24,7 @@ macro_rules! named_enum {
     ($(#[$meta:meta])* $name:ident, $kind:literal, { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[non_exhaustive]
         pub enum $name {
             $($(#[$vmeta])* #[serde(rename = $text)] $variant),+
         }
@@ -79,8 +80,9 @@ named_enum!(
         /// failing constraint that propagation left with one value or none gain 1 each, and
         /// so does the variable of the search's last decision (none at the root). Variables
         /// assigned before it, and those that still have a choice, gain nothing. Weights start at the
-        /// degree, as under `dom-wdeg`. On hard Sudoku it expands 19 to 27% fewer nodes than
-        /// `dom-wdeg` from 16x16 up and on forum-hardest-1106.
+        /// degree, as under `dom-wdeg`. Aimed weights steer search to the variables that
+        /// actually clash, which pays on hard Sudoku from 16x16 up (figures in
+        /// `docs/performance.md`, "Why the Sudoku defaults").
         DomWdegFixed => "dom-wdeg-fixed",
     }
 );
@@ -136,17 +138,15 @@ named_enum!(
         Variables => "variables",
         /// The chosen variable, unless it has three values or more and a permutation
         /// constraint (an all-different whose variables hold, together, exactly as many
-        /// values as it has variables; see [`Propagator::is_plain_all_different`]) has a
+        /// values as it has variables, posted by [`crate::Model::all_different_nary`]) has a
         /// value left in just two of its variables: then those two places, `a = v`, then
         /// `b = v`. The value must go somewhere in the constraint, so the two branches
         /// cover every solution and no solution twice; each is one assignment, one node.
         /// Of such values, the one whose two places weigh most (their summed weighted
         /// degrees under dom/wdeg, degrees otherwise). Needs inference (fc or mac) and
         /// domains of at most 64 values at one base; otherwise it branches on variables.
-        /// On Sudoku it expands 15 to 30% fewer nodes from 25x25 up, and about as many on
-        /// 16x16 (more on 9x9).
-        ///
-        /// [`Propagator::is_plain_all_different`]: crate::Propagator::is_plain_all_different
+        /// It pays on large Sudoku, where a value with two places is often a stronger
+        /// decision than a cell with three candidates (figures in `docs/performance.md`).
         Places => "places",
     }
 );
@@ -236,6 +236,7 @@ impl FromStr for Strategy {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
+#[non_exhaustive]
 pub enum Restarts {
     /// Cutoffs `scale * luby(i)`: 1, 1, 2, 1, 1, 2, 4, ... times `scale` nodes.
     Luby {
@@ -260,6 +261,16 @@ impl Restarts {
                 let c = first.max(1) as f64 * factor.max(1.0).powi(i as i32);
                 if c >= u64::MAX as f64 { u64::MAX } else { c as u64 }
             }
+        }
+    }
+}
+
+impl fmt::Display for Restarts {
+    /// The command-line spelling: `luby:SCALE` or `geometric:FIRST:FACTOR`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Restarts::Luby { scale } => write!(f, "luby:{scale}"),
+            Restarts::Geometric { first, factor } => write!(f, "geometric:{first}:{factor}"),
         }
     }
 }
@@ -341,6 +352,7 @@ impl SearchConfig {
 
 /// A search configuration that cannot run.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ConfigError {
     /// Failed-value probing runs on top of maintained arc consistency only.
     #[error("probing needs inference mac, not {0}")]

@@ -5,6 +5,7 @@ use thiserror::Error;
 
 /// A model that cannot be built as asked.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ModelError {
     /// A domain was given no value (`lo > hi`, or an empty list).
     #[error("a domain must have at least one value")]

@@ -114,6 +114,7 @@ pub(crate) fn write_name_values(
 /// Which limit ended a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum LimitKind {
     /// The node limit.
     Nodes,
@@ -136,7 +137,8 @@ impl fmt::Display for LimitKind {
     }
 }
 
-/// The result of looking for one solution.
+/// The result of looking for one solution: the three answers a search can give (what
+/// stopped it, which may grow, is the [`LimitKind`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// A solution: one value per variable, in index order.

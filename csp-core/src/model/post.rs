@@ -26,9 +26,9 @@ impl Model {
 
     /// Posts all-different over the views `vars[i] + offsets[i]` (as in the n-queens
     /// diagonals `x_i + i` and `x_i - i`). At [`Strength::Gac`] this adds two propagators:
-    /// fast hidden singles, and the matching-based filter at low priority. (On 9x9 Sudoku
-    /// the filter alone runs 9% fewer instructions but mispredicts 40% more branches, and
-    /// takes 14 to 25% longer.)
+    /// fast hidden singles, and the matching-based filter at low priority, so that the
+    /// cheap pass does most of the pruning before the matching runs (the filter alone was
+    /// slower on 9x9 Sudoku: see `docs/performance.md`).
     pub fn all_different_offsets(
         &mut self,
         vars: &[VarId],
