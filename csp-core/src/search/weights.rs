@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use super::Solver;
 use crate::config::VarOrder;
 use crate::network::Network;
 use crate::propagation::Propagator;
@@ -59,5 +60,20 @@ impl FailureWeights {
         if let (true, Some(var)) = (self.fixed_only, decision) {
             self.var_weight[var.index()] += 1;
         }
+    }
+}
+
+impl Solver<'_> {
+    /// Weighs the constraint that just failed, before the failure is undone.
+    pub(super) fn blame(&mut self, failure: Failure) {
+        let decision = self.state.frames.last().map(|f| f.var);
+        self.weights.on_failure(
+            failure,
+            &self.network,
+            self.props,
+            &self.store,
+            &self.state.assigned,
+            decision,
+        );
     }
 }

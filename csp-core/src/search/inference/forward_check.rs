@@ -32,6 +32,17 @@ impl Solver<'_> {
     /// Forward checking from the assigned `var`: revise each unassigned neighbour
     /// against it once, and wake each n-ary constraint on `var` once (no cascade).
     pub(in crate::search) fn forward_check(&mut self, var: VarId) -> bool {
+        match self.forward_check_from(var) {
+            Ok(()) => true,
+            Err(failure) => {
+                self.blame(failure);
+                false
+            }
+        }
+    }
+
+    /// [`Solver::forward_check`], naming the constraint that failed.
+    fn forward_check_from(&mut self, var: VarId) -> Result<(), Failure> {
         let network = &*self.network;
         let value = self.state.value[var.index()];
         let steps = network.fc.row(var.index());
@@ -63,18 +74,8 @@ impl Solver<'_> {
         self.stats.revisions += counts.revisions;
         self.stats.checks += counts.checks;
         self.stats.pruned += counts.pruned;
-        let decision = self.state.frames.last().map(|f| f.var);
         if let Some(arc) = wiped_out {
-            let assigned = &self.state.assigned;
-            self.weights.on_failure(
-                Failure::Arc(arc),
-                network,
-                self.props,
-                &self.store,
-                assigned,
-                decision,
-            );
-            return false;
+            return Err(Failure::Arc(arc));
         }
         for watch in network.watches.row(var.index()) {
             let p = watch.prop as usize;
@@ -95,18 +96,10 @@ impl Solver<'_> {
                         .run_propagator(self.props, p, Event::Changed, store, assigned, stats));
             self.engine.drop_changes();
             if !ok {
-                self.weights.on_failure(
-                    Failure::Propagator(p),
-                    network,
-                    self.props,
-                    &self.store,
-                    assigned,
-                    decision,
-                );
-                return false;
+                return Err(Failure::Propagator(p));
             }
         }
-        true
+        Ok(())
     }
 }
 
