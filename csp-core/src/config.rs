@@ -265,6 +265,16 @@ impl Restarts {
     }
 }
 
+impl Restarts {
+    /// Whether the cutoffs grow without bound, as a complete search with restarts needs.
+    pub fn grows(&self) -> bool {
+        match *self {
+            Restarts::Luby { .. } => true,
+            Restarts::Geometric { factor, .. } => factor > 1.0,
+        }
+    }
+}
+
 impl fmt::Display for Restarts {
     /// The command-line spelling: `luby:SCALE` or `geometric:FIRST:FACTOR`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -357,6 +367,11 @@ pub enum ConfigError {
     /// Failed-value probing runs on top of maintained arc consistency only.
     #[error("probing needs inference mac, not {0}")]
     ProbingWithoutMac(Inference),
+    /// A geometric restart policy whose cutoffs would not grow (a factor of 1 or less,
+    /// or not a number): every run would be cut off before it could finish a subtree, so
+    /// the search would restart forever.
+    #[error("restart policy {0}: the factor must be a number greater than 1")]
+    RestartsDoNotGrow(String),
 }
 
 #[cfg(test)]

@@ -30,6 +30,14 @@ pub enum ModelError {
         /// The variable's index.
         index: usize,
     },
+    /// A constraint that must not list a variable twice lists one twice.
+    #[error("{what} lists variable {index} twice")]
+    RepeatedVariable {
+        /// Which constraint.
+        what: &'static str,
+        /// The variable's index.
+        index: usize,
+    },
     /// A variable was fixed to a value outside its domain.
     #[error("variable {index} cannot be fixed to {value}: the value is not in its domain")]
     ValueOutsideDomain {

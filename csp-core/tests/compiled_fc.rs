@@ -71,7 +71,7 @@ impl Spec {
             m.post(vars[x], vars[y], relation).unwrap();
         }
         if inert {
-            m.add_propagator(Inert(vars));
+            m.add_propagator(Inert(vars)).expect("variables of this model");
         }
         m
     }
@@ -238,7 +238,7 @@ fn queens(n: usize, inert: bool) -> Model {
         }
     }
     if inert {
-        m.add_propagator(Inert(vars));
+        m.add_propagator(Inert(vars)).expect("variables of this model");
     }
     m
 }

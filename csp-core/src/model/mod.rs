@@ -233,11 +233,16 @@ impl Model {
         self.post(x, y, Relation::NotEqual)
     }
 
-    /// Adds a user-defined n-ary constraint.
-    pub fn add_propagator(&mut self, propagator: impl Propagator + 'static) {
+    /// Adds a user-defined n-ary constraint. Every variable it names must belong to this
+    /// model ([`ModelError::UnknownVariable`] otherwise: the search could not index it).
+    pub fn add_propagator(&mut self, propagator: impl Propagator + 'static) -> Result<(), ModelError> {
+        for &var in propagator.variables() {
+            self.check_var(var)?;
+        }
         self.compiled = OnceLock::new();
         self.at_fixpoint = false;
         Arc::make_mut(&mut self.propagators).push(Arc::new(propagator));
+        Ok(())
     }
 
     /// Number of variables.
@@ -354,6 +359,18 @@ impl Model {
     /// The scope of each all-different propagator on plain variables, in posting order.
     pub(crate) fn plain_all_different(&self) -> &[Vec<VarId>] {
         &self.plain_all_different
+    }
+
+    /// [`ModelError::RepeatedVariable`] if `vars` lists a variable twice.
+    fn check_distinct(vars: &[VarId], what: &'static str) -> Result<(), ModelError> {
+        let mut seen = std::collections::BTreeSet::new();
+        match vars.iter().find(|v| !seen.insert(**v)) {
+            Some(var) => Err(ModelError::RepeatedVariable {
+                what,
+                index: var.index(),
+            }),
+            None => Ok(()),
+        }
     }
 
     fn check_var(&self, var: VarId) -> Result<(), ModelError> {

@@ -45,15 +45,17 @@ impl Model {
         for &v in vars {
             self.check_var(v)?;
         }
+        // A repeated variable would be its own neighbour: the propagators assume distinct ones.
+        Model::check_distinct(vars, "an all-different constraint")?;
         let plain = offsets.iter().all(|&o| o == 0);
         if strength == Strength::Gac {
             // The matching runs at low priority; hidden singles do the cheap part first.
-            self.add_propagator(AllDifferent::gac_stage(vars.to_vec(), offsets.to_vec()));
+            self.add_propagator(AllDifferent::gac_stage(vars.to_vec(), offsets.to_vec()))?;
             if plain {
                 Arc::make_mut(&mut self.plain_all_different).push(vars.to_vec());
             }
         }
-        self.add_propagator(AllDifferent::new(vars.to_vec(), offsets.to_vec(), strength));
+        self.add_propagator(AllDifferent::new(vars.to_vec(), offsets.to_vec(), strength))?;
         if plain {
             Arc::make_mut(&mut self.plain_all_different).push(vars.to_vec());
             let mut scope = vars.to_vec();
@@ -82,13 +84,15 @@ impl Model {
         for &v in a.iter().chain(b) {
             self.check_var(v)?;
         }
+        Model::check_distinct(a, "a linked all-different constraint")?;
+        Model::check_distinct(b, "a linked all-different constraint")?;
         match crate::constraints::PermutationOverlap::new(a, b) {
             Some(p) if self.posts_all_different(a) && self.posts_all_different(b) => {
-                self.add_propagator(p.implied());
+                self.add_propagator(p.implied())?;
                 Ok(true)
             }
             Some(p) => {
-                self.add_propagator(p);
+                self.add_propagator(p)?;
                 Ok(true)
             }
             None => Ok(false),
@@ -109,6 +113,10 @@ impl Model {
         for &v in pairs.iter().flat_map(|(a, b)| a.iter().chain(b.iter())) {
             self.check_var(v)?;
         }
+        for (a, b) in &pairs {
+            Model::check_distinct(a, "a linked all-different constraint")?;
+            Model::check_distinct(b, "a linked all-different constraint")?;
+        }
         let implied = pairs
             .iter()
             .all(|(a, b)| self.posts_all_different(a) && self.posts_all_different(b));
@@ -116,7 +124,7 @@ impl Model {
             Some(group) => {
                 let linked = group.len();
                 // Its check is the pairs' all-different constraints: already checked then.
-                self.add_propagator(if implied { group.implied() } else { group });
+                self.add_propagator(if implied { group.implied() } else { group })?;
                 Ok(linked)
             }
             None => Ok(0),

@@ -69,7 +69,13 @@ impl Solver<'_> {
                     let var = self.select_var();
                     match self.two_places_instead(var) {
                         Some(places) => self.push_places_frame(places),
-                        None => self.push_frame(var),
+                        None => {
+                            if let Some(kind) = self.push_frame(var) {
+                                // Ordering the values took too long: select again next time.
+                                self.descend = true;
+                                return Step::Limit(kind);
+                            }
+                        }
                     }
                 }
             }
@@ -179,14 +185,19 @@ pub(super) fn limit_hit(limits: &Limits, nodes: u64, started: Option<Instant>) -
         return Some(LimitKind::Nodes);
     }
     if nodes % 256 == 0 {
-        if limits.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
-            return Some(LimitKind::Cancelled);
-        }
-        if let (Some(max), Some(start)) = (limits.time, started) {
-            if start.elapsed() >= max {
-                return Some(LimitKind::Time);
-            }
-        }
+        return clock_hit(limits, started);
     }
     None
+}
+
+/// The cancel flag or the time limit, read now: for work within one node that may take
+/// long (ordering the values of a huge domain).
+pub(super) fn clock_hit(limits: &Limits, started: Option<Instant>) -> Option<LimitKind> {
+    if limits.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+        return Some(LimitKind::Cancelled);
+    }
+    match (limits.time, started) {
+        (Some(max), Some(start)) if start.elapsed() >= max => Some(LimitKind::Time),
+        _ => None,
+    }
 }

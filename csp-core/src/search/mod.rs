@@ -100,6 +100,9 @@ impl<'m> Solver<'m> {
         if config.probing && config.strategy.inference != Inference::Mac {
             return Err(ConfigError::ProbingWithoutMac(config.strategy.inference));
         }
+        if let Some(policy) = config.restarts.filter(|policy| !policy.grows()) {
+            return Err(ConfigError::RestartsDoNotGrow(policy.to_string()));
+        }
         let network = Network::of(model);
         let n = model.num_vars();
         let mut store = network.initial.clone();
@@ -133,8 +136,13 @@ impl<'m> Solver<'m> {
         })
     }
 
-    /// Finds the next solution (the first one on the first call).
+    /// Finds the next solution (the first one on the first call). With a solution cap
+    /// (`limits.solutions`) the search stops once it has found that many, as
+    /// [`Solver::solutions`] does: a cap of 0 allows none.
     pub fn solve(&mut self) -> Outcome {
+        if self.solution_cap_reached() {
+            return Outcome::Limit(LimitKind::Solutions);
+        }
         match self.advance() {
             Step::Solution => Outcome::Solved(self.state.value.clone()),
             Step::Exhausted => Outcome::Unsatisfiable,
@@ -181,6 +189,9 @@ impl<'m> Solver<'m> {
     /// or stopped by the callback).
     pub fn for_each_solution(&mut self, mut on_solution: impl FnMut(&[i32]) -> bool) -> Option<LimitKind> {
         loop {
+            if self.solution_cap_reached() {
+                return Some(LimitKind::Solutions);
+            }
             match self.advance() {
                 Step::Solution => {
                     if !on_solution(&self.state.value) {
@@ -201,6 +212,14 @@ impl<'m> Solver<'m> {
             solver: self,
             stopped: None,
         }
+    }
+
+    /// Whether the search has found as many solutions as `limits.solutions` allows.
+    fn solution_cap_reached(&self) -> bool {
+        self.config
+            .limits
+            .solutions
+            .is_some_and(|cap| self.stats.solutions >= cap)
     }
 
     /// The statistics so far.
@@ -239,11 +258,9 @@ impl Iterator for Solutions<'_, '_> {
         if self.stopped.is_some() {
             return None;
         }
-        if let Some(cap) = self.solver.config.limits.solutions {
-            if self.solver.stats.solutions >= cap {
-                self.stopped = Some(LimitKind::Solutions);
-                return None;
-            }
+        if self.solver.solution_cap_reached() {
+            self.stopped = Some(LimitKind::Solutions);
+            return None;
         }
         match self.solver.advance() {
             Step::Solution => Some(self.solver.state.value.clone()),

@@ -156,7 +156,7 @@ impl Store {
             .enumerate()
             .rev()
             .find(|(_, w)| **w != 0)
-            .map(|(i, w)| base + (i * 64) as i32 + 63 - w.leading_zeros() as i32)
+            .map(|(i, w)| base + ((i * 64) as i32 + 63 - w.leading_zeros() as i32))
     }
 
     /// The smallest value strictly greater than `after` (or the smallest value when `None`).

@@ -41,6 +41,11 @@ pub(crate) fn hidden_singles_general(
     offsets: &[i32],
     ctx: &mut PropagationContext<'_>,
 ) -> Result<(), Conflict> {
+    // A view with more values than there are views makes the union wider still: no
+    // pigeonhole, nothing to do, and no need to list the values (there may be millions).
+    if vars.iter().any(|&v| ctx.size(v) as usize > vars.len()) {
+        return Ok(());
+    }
     with_scratch(|scratch| scratch.hidden_singles(vars, offsets, ctx))
 }
 
@@ -64,8 +69,35 @@ pub(crate) fn filter(
     match word_window(vars, offsets, ctx) {
         Window::Fits(lo) => filter_word(vars, offsets, lo, ctx),
         Window::Empty => Err(Conflict),
+        Window::TooWide if no_hall_set(vars, offsets, ctx) => Ok(()),
         Window::TooWide => with_scratch(|scratch| scratch.filter(vars, offsets, ctx)),
     }
+}
+
+/// Whether GAC can prune nothing, told in time linear in the number of views (the
+/// matching is linear in the number of values, which may be millions): no fixed view's
+/// value is left in another view, and every unfixed view has more values than there are
+/// unfixed views. Then the only Hall sets (views that, together, hold as few values as
+/// there are views) are the fixed views, whose values are gone already, and every value
+/// keeps a support.
+fn no_hall_set(vars: &[VarId], offsets: &[i32], ctx: &PropagationContext<'_>) -> bool {
+    let open = vars.iter().filter(|&&v| ctx.size(v) > 1).count();
+    let mut views = vars.iter().zip(offsets);
+    if views
+        .clone()
+        .any(|(&v, _)| ctx.size(v) == 0 || (ctx.size(v) > 1 && ctx.size(v) as usize <= open))
+    {
+        return false;
+    }
+    views.all(|(&v, &o)| {
+        let Some(value) = ctx.min(v).filter(|_| ctx.size(v) == 1) else {
+            return true;
+        };
+        let view = i64::from(value) + i64::from(o);
+        vars.iter()
+            .zip(offsets)
+            .all(|(&w, &p)| w == v || i32::try_from(view - i64::from(p)).is_ok_and(|b| !ctx.contains(w, b)))
+    })
 }
 
 /// Whether the bit-parallel path applies.

@@ -60,7 +60,8 @@ impl Lcv {
         }
     }
 
-    /// `var`'s values in LCV order, with their scores. `none`: the inference is `none`, so a
+    /// `var`'s values in LCV order, with their scores; `None` if `expired` said so (it is
+    /// asked every few thousand tests: the work grows with the square of the domains). `none`: the inference is `none`, so a
     /// neighbour's value counts only if it is legal (agrees with the assigned variables).
     pub(in crate::search) fn order(
         &mut self,
@@ -68,7 +69,9 @@ impl Lcv {
         legality: &Legality<'_>,
         none: bool,
         checks: &mut u64,
-    ) -> &[(u64, i32)] {
+        expired: &mut dyn FnMut() -> bool,
+    ) -> Option<&[(u64, i32)]> {
+        let mut work = 0u32;
         let (network, store) = (legality.network(), legality.store());
         self.scores.clear();
         let mut cursor = None;
@@ -82,6 +85,10 @@ impl Lcv {
                 let mut c = None;
                 while let Some(b) = store.next_value(link.other, c) {
                     c = Some(b);
+                    work = work.wrapping_add(1);
+                    if work % 4096 == 0 && expired() {
+                        return None;
+                    }
                     let by_arc = link.arc.is_some_and(|arc| {
                         *checks += 1;
                         !network.arcs[arc as usize].kind.allows(b, a)
@@ -104,6 +111,6 @@ impl Lcv {
             self.scores.push((removed, a));
         }
         self.scores.sort_unstable();
-        &self.scores
+        Some(&self.scores)
     }
 }

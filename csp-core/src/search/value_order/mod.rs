@@ -9,14 +9,17 @@ pub(super) mod lcv;
 pub(super) mod preordered;
 
 use super::Solver;
+use super::driver::clock_hit;
 use super::frame::{Choice, Frame};
 use super::inference::none::Legality;
 use crate::config::{Inference, ValueOrder};
+use crate::stats::LimitKind;
 use crate::var::VarId;
 
 impl Solver<'_> {
-    /// A frame on `var`'s values, in the value order.
-    pub(super) fn push_frame(&mut self, var: VarId) {
+    /// A frame on `var`'s values, in the value order. Returns the limit that stopped the
+    /// ordering (LCV on huge domains reads the clock), and then pushes nothing.
+    pub(super) fn push_frame(&mut self, var: VarId) -> Option<LimitKind> {
         let start = self.state.value_stack.len() as u32;
         let stack = &mut self.state.value_stack;
         match self.config.strategy.value_order {
@@ -26,8 +29,19 @@ impl Solver<'_> {
             ValueOrder::Lcv => {
                 let legality = Legality::new(&self.network, self.props, &self.state, &self.store);
                 let none = self.config.strategy.inference == Inference::None;
-                let scored = self.lcv.order(var, &legality, none, &mut self.stats.checks);
-                self.state.value_stack.extend(scored.iter().map(|&(_, a)| a));
+                let (limits, started) = (&self.config.limits, self.started);
+                let mut stopped = None;
+                let mut expired = || {
+                    stopped = clock_hit(limits, started);
+                    stopped.is_some()
+                };
+                let scored = self
+                    .lcv
+                    .order(var, &legality, none, &mut self.stats.checks, &mut expired);
+                match scored {
+                    Some(scored) => self.state.value_stack.extend(scored.iter().map(|&(_, a)| a)),
+                    None => return stopped,
+                }
             }
         }
         let len = self.state.value_stack.len() as u32 - start;
@@ -39,6 +53,7 @@ impl Solver<'_> {
         self.state
             .frames
             .push(Frame::on_values(var, mark, untried, start, len));
+        None
     }
 
     /// The top frame's next value (a frame on places moves on to its next variable),

@@ -1,0 +1,133 @@
+//! The library refuses what it cannot solve correctly and honours every limit, whatever
+//! the caller asks: regression tests for the findings of the reliability report
+//! (`shared/reports/reliability-findings.md`, ids P1 to P7).
+
+use std::time::Duration;
+
+use csp_core::{
+    AllDifferent, ConfigError, Domain, LimitKind, Limits, Model, ModelError, Outcome, Restarts, SearchConfig,
+    Solver, Strategy, Strength,
+};
+
+fn config(strategy: &str) -> SearchConfig {
+    SearchConfig::with_strategy(strategy.parse().expect("a strategy"))
+}
+
+#[test]
+fn all_different_over_a_repeated_variable_is_refused() {
+    // P1: posted, it used to give "solutions" that `is_solution` rejects.
+    for strength in Strength::ALL {
+        let mut m = Model::new();
+        let x = m.int_var(1, 3).unwrap();
+        let y = m.int_var(1, 3).unwrap();
+        assert_eq!(
+            m.all_different_nary(&[x, x, y], strength),
+            Err(ModelError::RepeatedVariable {
+                what: "an all-different constraint",
+                index: 0
+            })
+        );
+        assert!(m.link_all_different(&[x, y, x], &[y]).is_err());
+        assert_eq!(m.propagators().len(), 0, "nothing half-posted");
+    }
+}
+
+#[test]
+fn a_variable_of_another_model_is_refused_where_it_is_given() {
+    // P2: it used to panic in `Solver::new`.
+    let mut a = Model::new();
+    let foreign = a.int_vars(5, 0, 3).unwrap()[4];
+    let mut b = Model::new();
+    let own = b.int_var(0, 3).unwrap();
+    let posted = b.add_propagator(AllDifferent::new(vec![own, foreign], vec![0, 0], Strength::Value));
+    assert_eq!(posted, Err(ModelError::UnknownVariable { index: 4, count: 1 }));
+    let mut solver = Solver::new(&b, SearchConfig::default()).unwrap();
+    assert_eq!(solver.count().solutions, 4);
+}
+
+#[test]
+fn views_at_the_i32_limits_do_not_overflow() {
+    // P3: debug builds (tests included) used to panic on an addition in the store.
+    let mut m = Model::new();
+    let vs: Vec<_> = (0..3)
+        .map(|_| m.add_var(Domain::range(i32::MAX - 2, i32::MAX).unwrap()))
+        .collect();
+    m.all_different_offsets(&vs, &[0, i32::MAX, i32::MIN], Strength::Gac)
+        .unwrap();
+    // The three views lie in disjoint ranges: every assignment is a solution.
+    for strategy in ["mrv/asc/fc", "static/desc/mac", "dom-wdeg/lcv/none"] {
+        let mut solver = Solver::new(&m, config(strategy)).unwrap();
+        assert_eq!(solver.count().solutions, 27, "{strategy}");
+    }
+}
+
+#[test]
+fn restart_policies_that_cannot_grow_are_refused() {
+    // P4: a factor of 1 or less kept every run from finishing a subtree (a livelock).
+    let mut m = Model::new();
+    let v = m.int_vars(4, 0, 3).unwrap();
+    m.all_different(&v).unwrap();
+    for (first, factor) in [(1, 1.0), (0, 0.0), (1, f64::NAN), (100, 0.5)] {
+        let mut config = SearchConfig::default();
+        config.restarts = Some(Restarts::Geometric { first, factor });
+        assert!(
+            matches!(Solver::new(&m, config), Err(ConfigError::RestartsDoNotGrow(_))),
+            "geometric:{first}:{factor}"
+        );
+    }
+    let mut config = SearchConfig::default();
+    config.restarts = Some(Restarts::Luby { scale: 0 });
+    let mut solver = Solver::new(&m, config).expect("Luby cutoffs grow at any scale");
+    assert_eq!(solver.count().solutions, 24);
+}
+
+#[test]
+fn the_time_limit_holds_while_lcv_orders_a_huge_domain() {
+    // P5: ordering the first variable's 16,384 values against three neighbours takes
+    // seconds; the limit used to be read only between nodes.
+    let mut m = Model::new();
+    let v = m.int_vars(4, 0, (1 << 14) - 1).unwrap();
+    m.all_different(&v).unwrap();
+    let mut config = config("mrv/lcv/fc");
+    config.limits = Limits {
+        time: Some(Duration::from_millis(50)),
+        ..Limits::default()
+    };
+    let mut solver = Solver::new(&m, config).unwrap();
+    assert_eq!(solver.solve(), Outcome::Limit(LimitKind::Time));
+    assert_eq!(solver.stats().nodes, 0);
+}
+
+#[test]
+fn gac_all_different_on_huge_domains_skips_the_matching_when_nothing_can_go() {
+    // P6: each run of the matching visited all 16M values of every variable.
+    let mut m = Model::new();
+    let v = m.int_vars(4, 0, (1 << 24) - 1).unwrap();
+    m.all_different_nary(&v, Strength::Gac).unwrap();
+    let mut solver = Solver::new(&m, config("mrv/asc/mac")).unwrap();
+    assert_eq!(solver.solve(), Outcome::Solved(vec![0, 1, 2, 3]));
+    let report = csp_core::ac3(&m);
+    assert!(report.consistent);
+    assert_eq!(report.removed, 0);
+    // With as many values as variables, the matching still runs and still prunes.
+    let mut tight = Model::new();
+    let w = tight.int_vars(3, 0, 1).unwrap();
+    tight.all_different_nary(&w, Strength::Gac).unwrap();
+    assert!(!csp_core::ac3(&tight).consistent);
+}
+
+#[test]
+fn a_solution_cap_of_zero_means_the_same_to_solve_and_count() {
+    // P7: `count` stopped at 0 solutions, `solve` ignored the cap.
+    let mut m = Model::new();
+    let v = m.int_vars(3, 1, 3).unwrap();
+    m.all_different(&v).unwrap();
+    let mut capped = SearchConfig::with_strategy(Strategy::default());
+    capped.limits.solutions = Some(0);
+    let mut solver = Solver::new(&m, capped.clone()).unwrap();
+    assert_eq!(solver.solve(), Outcome::Limit(LimitKind::Solutions));
+    let count = Solver::new(&m, capped.clone()).unwrap().count();
+    assert_eq!((count.solutions, count.complete), (0, false));
+    let mut first = Solver::new(&m, capped).unwrap();
+    assert_eq!(first.solutions().count(), 0);
+}
