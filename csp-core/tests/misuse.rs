@@ -68,15 +68,19 @@ fn restart_policies_that_cannot_grow_are_refused() {
     let v = m.int_vars(4, 0, 3).unwrap();
     m.all_different(&v).unwrap();
     for (first, factor) in [(1, 1.0), (0, 0.0), (1, f64::NAN), (100, 0.5)] {
-        let mut config = SearchConfig::default();
-        config.restarts = Some(Restarts::Geometric { first, factor });
+        let config = SearchConfig {
+            restarts: Some(Restarts::Geometric { first, factor }),
+            ..SearchConfig::default()
+        };
         assert!(
             matches!(Solver::new(&m, config), Err(ConfigError::RestartsDoNotGrow(_))),
             "geometric:{first}:{factor}"
         );
     }
-    let mut config = SearchConfig::default();
-    config.restarts = Some(Restarts::Luby { scale: 0 });
+    let config = SearchConfig {
+        restarts: Some(Restarts::Luby { scale: 0 }),
+        ..SearchConfig::default()
+    };
     let mut solver = Solver::new(&m, config).expect("Luby cutoffs grow at any scale");
     assert_eq!(solver.count().solutions, 24);
 }
