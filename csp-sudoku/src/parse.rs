@@ -24,7 +24,8 @@
 
 use thiserror::Error;
 
-use crate::grid::{Grid, MAX_ORDER, MIN_ORDER};
+use crate::grid::Grid;
+use crate::units::{MAX_ORDER, MIN_ORDER};
 
 /// Errors from reading a puzzle. Lines and columns are 1-based; columns count characters.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
