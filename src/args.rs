@@ -7,7 +7,7 @@ use csp_core::{
     Branching, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder, VarOrder,
 };
 
-use crate::CliError;
+use crate::error::{CliError, usage};
 
 /// Strategy flags. Each command fills in its own defaults for flags left out.
 #[derive(Args, Clone, Debug, Default)]
@@ -167,9 +167,4 @@ impl LimitArgs {
             ..Limits::default()
         }
     }
-}
-
-/// Turns a `--flag` validation failure into a usage error.
-pub fn usage(message: impl Into<String>) -> CliError {
-    CliError::Usage(message.into())
 }

@@ -1,23 +1,43 @@
-//! Batch runs over puzzle files: reading input, running the work on one or more
-//! cores with results kept in input order, and a progress bar on a terminal.
+//! Reading puzzles: the input flags, files and standard input a line at a time, and the
+//! puzzles of an input (one per line, or the whole input as one grid).
 //!
 //! A file of line-format puzzles is read a line at a time as the work goes on: memory
 //! stays flat however long the file, and results appear while it is being read.
 
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, ErrorKind, IsTerminal, Write};
+use std::io::{BufRead, BufReader, ErrorKind};
 use std::path::{Path, PathBuf};
 
+use clap::{Args, ValueEnum};
 use csp_sudoku::{Grid, ParseError, PuzzleReader, is_puzzle_line, looks_like_row, parse_line, parse_puzzle};
-use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 
-use crate::CliError;
-use crate::sudoku::InputMode;
+use crate::error::CliError;
+
+/// Where puzzles come from and how to read them.
+#[derive(Args, Clone, Debug)]
+pub struct InputArgs {
+    /// Puzzle file; `-` or nothing reads standard input.
+    pub file: Option<PathBuf>,
+    /// How to read the input: `lines` (one puzzle per line), `grid` (the whole input is one
+    /// puzzle, as rows or numbers), `auto` (lines, unless the first puzzle line is no puzzle).
+    #[arg(long, value_enum, default_value_t = InputMode::Auto)]
+    pub input: InputMode,
+}
+
+/// See [`InputArgs::input`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum InputMode {
+    /// Decide from the content.
+    Auto,
+    /// One puzzle per line.
+    Lines,
+    /// One puzzle in the whole input.
+    Grid,
+}
 
 /// A puzzle read from the input, with the line it starts on.
-pub type Item = (usize, Result<Grid, ParseError>);
+pub type NumberedPuzzle = (usize, Result<Grid, ParseError>);
 
 /// The lines of a file, or of standard input for `None` and `-`, read as they are needed.
 /// Invalid UTF-8 is kept visible (as U+FFFD) so that the parser reports the line and
@@ -147,7 +167,7 @@ pub fn puzzles(mut input: Input, mode: InputMode) -> Result<Puzzles, CliError> {
 
 /// The puzzles of a whole text whose first puzzle line, `first_line`, is no line-format
 /// puzzle (or `mode` says the text is one grid).
-fn whole_text(text: &str, mode: InputMode, first_line: usize) -> Vec<Item> {
+fn whole_text(text: &str, mode: InputMode, first_line: usize) -> Vec<NumberedPuzzle> {
     match mode {
         InputMode::Lines => PuzzleReader::new(text).collect(),
         InputMode::Grid => vec![(first_line, parse_puzzle(text))],
@@ -156,7 +176,7 @@ fn whole_text(text: &str, mode: InputMode, first_line: usize) -> Vec<Item> {
         InputMode::Auto => match parse_puzzle(text) {
             Ok(grid) => vec![(first_line, Ok(grid))],
             Err(whole) => {
-                let lines: Vec<Item> = PuzzleReader::new(text).collect();
+                let lines: Vec<NumberedPuzzle> = PuzzleReader::new(text).collect();
                 // A grid with a mistake in it: its rows are no puzzles on their own, so the
                 // mistake is reported once instead of a wrong length for every row. A line too
                 // long for a row (a bad line-format puzzle) means a file of puzzles instead.
@@ -178,11 +198,11 @@ pub struct Puzzles {
     /// The rest of a file of lines.
     input: Option<Input>,
     /// The puzzles of a whole text, read at once.
-    listed: std::vec::IntoIter<Item>,
+    listed: std::vec::IntoIter<NumberedPuzzle>,
 }
 
 impl Puzzles {
-    fn listed(items: Vec<Item>) -> Puzzles {
+    fn listed(items: Vec<NumberedPuzzle>) -> Puzzles {
         Puzzles {
             first: None,
             input: None,
@@ -192,7 +212,7 @@ impl Puzzles {
 
     /// How many puzzles there are, for a progress bar: exact for a whole text, the puzzle
     /// lines of a file counted on a second read, unknown for standard input.
-    fn len_hint(&self) -> Option<u64> {
+    pub fn len_hint(&self) -> Option<u64> {
         let Some(input) = &self.input else {
             return Some(self.listed.len() as u64);
         };
@@ -207,14 +227,14 @@ impl Puzzles {
 }
 
 /// Puzzles read already (for runs over the same puzzles more than once).
-impl From<Vec<Item>> for Puzzles {
-    fn from(items: Vec<Item>) -> Puzzles {
+impl From<Vec<NumberedPuzzle>> for Puzzles {
+    fn from(items: Vec<NumberedPuzzle>) -> Puzzles {
         Puzzles::listed(items)
     }
 }
 
 impl Iterator for Puzzles {
-    type Item = Result<Item, CliError>;
+    type Item = Result<NumberedPuzzle, CliError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if let Some((number, line)) = self.first.take() {
@@ -237,134 +257,6 @@ impl Iterator for Puzzles {
             }
         }
     }
-}
-
-/// Runs work over puzzles on a pool of threads.
-pub struct Batch {
-    pool: Option<rayon::ThreadPool>,
-    jobs: usize,
-}
-
-impl Batch {
-    /// `jobs` worker threads; 0 means one per core, 1 runs on the calling thread.
-    pub fn new(jobs: usize) -> Result<Batch, CliError> {
-        let jobs = if jobs == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            jobs
-        };
-        let pool = if jobs > 1 {
-            Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(jobs)
-                    .build()
-                    .map_err(|e| CliError::Failed(format!("cannot start {jobs} worker threads: {e}")))?,
-            )
-        } else {
-            None
-        };
-        Ok(Batch { pool, jobs })
-    }
-
-    /// Applies `work` to every readable puzzle and passes each result, in input order, to
-    /// `emit` (unreadable puzzles are passed as their parse error). Stops at the first
-    /// output error (for example a closed pipe), and at an input error once the puzzles
-    /// read before it are done.
-    pub fn run<R: Send>(
-        &self,
-        mut puzzles: Puzzles,
-        work: impl Fn(&Grid) -> R + Sync,
-        mut emit: impl FnMut(usize, Result<&R, &ParseError>) -> std::io::Result<()>,
-    ) -> Result<(), CliError> {
-        let progress = progress_bar(|| puzzles.len_hint());
-        let chunk = if self.pool.is_some() { 32 * self.jobs } else { 1 };
-        let mut block: Vec<Item> = Vec::with_capacity(chunk);
-        let mut input_error = None;
-        while input_error.is_none() {
-            block.clear();
-            for item in puzzles.by_ref().take(chunk) {
-                match item {
-                    Ok(item) => block.push(item),
-                    Err(e) => input_error = Some(e),
-                }
-            }
-            if block.is_empty() {
-                break;
-            }
-            let results: Vec<Option<R>> = match &self.pool {
-                Some(pool) => pool.install(|| {
-                    block
-                        .par_iter()
-                        .map(|(_, p)| p.as_ref().ok().map(&work))
-                        .collect()
-                }),
-                None => block.iter().map(|(_, p)| p.as_ref().ok().map(&work)).collect(),
-            };
-            for ((line, parsed), result) in block.iter().zip(&results) {
-                let outcome = match (parsed, result) {
-                    (Err(e), _) => Err(e),
-                    (Ok(_), Some(r)) => Ok(r),
-                    (Ok(_), None) => unreachable!("every readable puzzle has a result"),
-                };
-                if let Err(source) = emit(*line, outcome) {
-                    progress.finish_and_clear();
-                    if source.kind() == std::io::ErrorKind::BrokenPipe {
-                        return Ok(()); // the reader has seen enough (e.g. `| head`)
-                    }
-                    return Err(CliError::Io {
-                        context: "cannot write the results".to_string(),
-                        source,
-                    });
-                }
-            }
-            progress.inc(block.len() as u64);
-        }
-        progress.finish_and_clear();
-        input_error.map_or(Ok(()), Err)
-    }
-}
-
-/// Standard output for per-puzzle results: written a line at a time on a terminal, and in
-/// blocks into a file or pipe (where a write per line costs a system call per puzzle).
-/// Pass it to [`finish_output`] at the end.
-pub fn results_output() -> Box<dyn Write> {
-    let stdout = std::io::stdout();
-    if stdout.is_terminal() {
-        Box::new(stdout.lock())
-    } else {
-        Box::new(BufWriter::with_capacity(1 << 16, stdout.lock()))
-    }
-}
-
-/// Writes out what [`results_output`] still holds; a closed pipe is no error, as in
-/// [`Batch::run`].
-pub fn finish_output(mut out: impl Write) -> Result<(), CliError> {
-    match out.flush() {
-        Err(source) if source.kind() != ErrorKind::BrokenPipe => Err(CliError::Io {
-            context: "cannot write the results".to_string(),
-            source,
-        }),
-        _ => Ok(()),
-    }
-}
-
-/// A progress bar on standard error when it is a terminal and the batch is long enough
-/// to need one (`len`, asked only then: `None` when unknown shows a count); hidden
-/// otherwise.
-pub fn progress_bar(len: impl FnOnce() -> Option<u64>) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let (bar, template) = match len() {
-        Some(len) if len < 50 => return ProgressBar::hidden(),
-        Some(len) => (
-            ProgressBar::new(len),
-            "{bar:40} {pos}/{len} puzzles, {per_sec}, eta {eta}",
-        ),
-        None => (ProgressBar::no_length(), "{spinner} {pos} puzzles, {per_sec}"),
-    };
-    bar.set_style(ProgressStyle::with_template(template).expect("a valid template"));
-    bar
 }
 
 #[cfg(test)]

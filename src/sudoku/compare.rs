@@ -7,12 +7,13 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use csp_core::{Branching, Limits, SearchConfig, Strategy};
-use csp_sudoku::{Contender, ModelKind, SolveReport, Summary, default_contenders, summarise};
+use csp_sudoku::{Contender, ModelKind, PerOrder, SolveReport, Summary, default_contenders, summarise};
 
-use crate::args::{parse_seconds, usage};
-use crate::batch::{self, Batch, Item, Puzzles};
-use crate::sudoku::{InputArgs, Rules};
-use crate::{CliError, EXIT_OK};
+use super::chart;
+use crate::args::parse_seconds;
+use crate::error::{CliError, EXIT_OK, usage};
+use crate::input::{self, Input, InputArgs, NumberedPuzzle, Puzzles};
+use crate::run::Batch;
 
 /// Output formats of `compare`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -94,8 +95,9 @@ fn contenders(args: &CompareArgs) -> Result<Vec<Contender>, CliError> {
 /// Runs `csp sudoku compare`.
 pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     let field = contenders(&args)?;
-    let items: Vec<Item> = batch::puzzles(batch::Input::open(args.input.file.as_deref())?, args.input.input)?
-        .collect::<Result<_, _>>()?;
+    let items: Vec<NumberedPuzzle> =
+        input::puzzles(Input::open(args.input.file.as_deref())?, args.input.input)?
+            .collect::<Result<_, _>>()?;
     for (line, parsed) in &items {
         if let Err(e) = parsed {
             note!("line {line}: skipped: {e}");
@@ -116,7 +118,6 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     let batch = Batch::new(args.jobs)?;
     let mut summaries = Vec::new();
     for contender in &field {
-        let rules = Rules::new(contender.model);
         let config = SearchConfig {
             strategy: contender.strategy,
             branching: args.branching,
@@ -127,10 +128,16 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
             },
             ..SearchConfig::default()
         };
+        let per_order = PerOrder::new(config)
+            .kind(Some(contender.model))
+            .branching(Some(args.branching));
         let mut reports: Vec<SolveReport> = Vec::with_capacity(readable);
         batch.run(
             Puzzles::from(items.clone()),
-            |puzzle| csp_sudoku::solve(rules.get(puzzle.order()), puzzle, &config),
+            |puzzle| {
+                let order = puzzle.order();
+                csp_sudoku::solve(per_order.model(order), puzzle, per_order.config(order))
+            },
             |_, result| {
                 if let Ok(report) = result {
                     debug_assert!(report.solution.is_none() || report.status == csp_sudoku::Status::Solved);
@@ -163,7 +170,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         source,
     })?;
     if let Some((path, mut file)) = svg {
-        file.write_all(crate::chart::nodes_chart(&summaries).as_bytes())
+        file.write_all(chart::nodes_chart(&summaries).as_bytes())
             .map_err(|source| svg_error(path, source))?;
     }
     Ok(EXIT_OK)

@@ -4,15 +4,19 @@
 //! Exit codes: 0 solved (or counted at least one solution), 1 no solution or a limit
 //! was reached, 2 bad arguments (n = 0, n too large for the method, a bad number).
 
+mod records;
+
 use std::io::{BufWriter, Write};
 
 use clap::{Args, Subcommand, ValueEnum};
-use csp_core::{MinConflicts, Outcome, SearchConfig, Stats};
+use csp_core::{MinConflicts, Outcome, SearchConfig};
 use csp_queens::{CountOptions, CountReport, Encoding, LocalReport, QueensError, SolveReport};
-use serde_json::{Map, Value, json};
+use serde::Serialize;
 
-use crate::args::{LimitArgs, StrategyArgs, parse_restarts, usage};
-use crate::{CliError, EXIT_OK, EXIT_UNSOLVED};
+use self::records::{CountFacts, CountLine, LocalLine, SolveFacts, SolveLine};
+use crate::args::{LimitArgs, StrategyArgs, parse_restarts};
+use crate::error::usage;
+use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED};
 
 /// Arguments of `csp queens`.
 #[derive(Args)]
@@ -209,18 +213,6 @@ fn restarts_name(config: &SearchConfig) -> String {
     }
 }
 
-/// The statistics as a JSON map, with `extra` entries first.
-fn stats_json(extra: Value, stats: &Stats) -> Value {
-    let mut map: Map<String, Value> = match extra {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    };
-    if let Ok(Value::Object(s)) = serde_json::to_value(stats) {
-        map.extend(s);
-    }
-    Value::Object(map)
-}
-
 fn write_out(text: &str) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -232,8 +224,8 @@ fn write_out(text: &str) -> Result<(), CliError> {
         })
 }
 
-fn write_json(value: &Value) -> Result<(), CliError> {
-    let mut text = serde_json::to_string(value).map_err(|e| CliError::Failed(e.to_string()))?;
+fn write_json(record: &impl Serialize) -> Result<(), CliError> {
+    let mut text = serde_json::to_string(record).map_err(|e| CliError::Failed(e.to_string()))?;
     text.push('\n');
     write_out(&text)
 }
@@ -276,19 +268,19 @@ fn solve(search: &SearchArgs, restarts: Option<&str>, verify: bool) -> Result<u8
         _ => None,
     };
     match search.format {
-        Format::Json => write_json(&stats_json(
-            json!({
-                "n": n,
-                "status": outcome.status(),
-                "solution": rows,
-                "strategy": config.strategy.to_string(),
-                "model": encoding.to_string(),
-                "tie_break": config.tie_break.to_string(),
-                "restart_policy": restarts_name(&config),
-                "seed": config.seed,
-                "limit": limit,
-                "verified": verified,
-            }),
+        Format::Json => write_json(&SolveLine::new(
+            SolveFacts {
+                n,
+                status: outcome.status(),
+                solution: rows.as_deref(),
+                strategy: config.strategy.to_string(),
+                model: encoding.to_string(),
+                tie_break: config.tie_break.to_string(),
+                restart_policy: restarts_name(&config),
+                seed: config.seed,
+                limit,
+                verified,
+            },
             &stats,
         ))?,
         Format::Text => {
@@ -337,20 +329,18 @@ fn count(search: &SearchArgs, options: CountOptions) -> Result<u8, CliError> {
         (true, _) => "solved",
     };
     match search.format {
-        Format::Json => write_json(&stats_json(
-            json!({
-                "n": n,
-                "status": status,
-                "solution": Value::Null,
-                "solutions": report.solutions,
-                "distinct": report.distinct,
-                "complete": report.complete,
-                "symmetry": options.symmetry,
-                "strategy": config.strategy.to_string(),
-                "model": encoding.to_string(),
-                "tie_break": config.tie_break.to_string(),
-                "limit": report.limit,
-            }),
+        Format::Json => write_json(&CountLine::new(
+            CountFacts {
+                n,
+                status,
+                distinct: report.distinct,
+                complete: report.complete,
+                symmetry: options.symmetry,
+                strategy: config.strategy.to_string(),
+                model: encoding.to_string(),
+                tie_break: config.tie_break.to_string(),
+                limit: report.limit,
+            },
             &report.stats,
         ))?,
         Format::Text => {
@@ -381,21 +371,14 @@ fn local(n: usize, config: &MinConflicts, format: Format, verify: bool) -> Resul
     } = csp_queens::local_search(n, config).map_err(queens_error)?;
     let verified = check(rows.as_deref(), verify)?;
     match format {
-        Format::Json => {
-            let mut value = json!({
-                "n": n,
-                "status": status,
-                "solution": rows,
-                "strategy": "min-conflicts",
-                "seed": config.seed,
-                "max_steps": config.max_steps,
-                "verified": verified,
-            });
-            if let (Value::Object(map), Ok(Value::Object(s))) = (&mut value, serde_json::to_value(&stats)) {
-                map.extend(s);
-            }
-            write_json(&value)?;
-        }
+        Format::Json => write_json(&LocalLine::new(
+            n,
+            status,
+            rows.as_deref(),
+            (config.seed, config.max_steps),
+            verified,
+            &stats,
+        ))?,
         Format::Text => {
             let mut text = match &rows {
                 Some(rows) => solution_text(rows),
