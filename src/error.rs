@@ -50,3 +50,17 @@ impl CliError {
 pub fn usage(message: impl Into<String>) -> CliError {
     CliError::Usage(message.into())
 }
+
+/// Whether results were written (`Ok(true)`), or the reader is gone (`Ok(false)`): a closed
+/// pipe, as in `csp ... | head`, means the reader has seen enough and ends the command
+/// quietly. Any other failure to write is an error about `context`.
+pub fn written(result: std::io::Result<()>, context: &str) -> Result<bool, CliError> {
+    match result {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
+        Err(source) => Err(CliError::Io {
+            context: context.to_string(),
+            source,
+        }),
+    }
+}

@@ -211,12 +211,18 @@ impl Puzzles {
     }
 
     /// How many puzzles there are, for a progress bar: exact for a whole text, the puzzle
-    /// lines of a file counted on a second read, unknown for standard input.
+    /// lines of a regular file counted on a second read, unknown for anything else. A pipe,
+    /// a FIFO, `/dev/stdin` or a process substitution is never opened a second time: that
+    /// would take lines the batch has not read yet.
     pub fn len_hint(&self) -> Option<u64> {
         let Some(input) = &self.input else {
             return Some(self.listed.len() as u64);
         };
-        let file = BufReader::new(File::open(input.file.as_ref()?).ok()?);
+        let path = input.file.as_ref()?;
+        if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+            return None;
+        }
+        let file = BufReader::new(File::open(path).ok()?);
         Some(
             file.lines()
                 .map_while(Result::ok)

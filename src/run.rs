@@ -2,14 +2,14 @@
 //! order, the standard output for results, a progress bar on a terminal, and the
 //! summary of outcomes with the exit code it gives.
 
-use std::io::{BufWriter, ErrorKind, IsTerminal, Write};
+use std::io::{BufWriter, IsTerminal, Write};
 use std::time::Instant;
 
 use csp_sudoku::{Grid, ParseError, Status};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED};
+use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED, written};
 use crate::input::{NumberedPuzzle, Puzzles};
 
 /// Runs work over puzzles on a pool of threads.
@@ -79,15 +79,11 @@ impl Batch {
                     (Ok(_), Some(r)) => Ok(r),
                     (Ok(_), None) => unreachable!("every readable puzzle has a result"),
                 };
-                if let Err(source) = emit(*line, outcome) {
+                // A closed pipe (the reader has seen enough) ends the batch quietly.
+                let open = written(emit(*line, outcome), "cannot write the results");
+                if !matches!(open, Ok(true)) {
                     progress.finish_and_clear();
-                    if source.kind() == std::io::ErrorKind::BrokenPipe {
-                        return Ok(()); // the reader has seen enough (e.g. `| head`)
-                    }
-                    return Err(CliError::Io {
-                        context: "cannot write the results".to_string(),
-                        source,
-                    });
+                    return open.map(|_| ());
                 }
             }
             progress.inc(block.len() as u64);
@@ -112,13 +108,7 @@ pub fn results_output() -> Box<dyn Write> {
 /// Writes out what [`results_output`] still holds; a closed pipe is no error, as in
 /// [`Batch::run`].
 pub fn finish_output(mut out: impl Write) -> Result<(), CliError> {
-    match out.flush() {
-        Err(source) if source.kind() != ErrorKind::BrokenPipe => Err(CliError::Io {
-            context: "cannot write the results".to_string(),
-            source,
-        }),
-        _ => Ok(()),
-    }
+    written(out.flush(), "cannot write the results").map(|_| ())
 }
 
 /// A progress bar on standard error when it is a terminal and the batch is long enough

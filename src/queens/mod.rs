@@ -15,8 +15,8 @@ use serde::Serialize;
 
 use self::records::{CountFacts, CountLine, LocalLine, SolveFacts, SolveLine};
 use crate::args::{LimitArgs, StrategyArgs, parse_restarts};
-use crate::error::usage;
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED};
+use crate::error::{usage, written};
 
 /// Arguments of `csp queens`.
 #[derive(Args)]
@@ -216,12 +216,8 @@ fn restarts_name(config: &SearchConfig) -> String {
 fn write_out(text: &str) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    out.write_all(text.as_bytes())
-        .and_then(|_| out.flush())
-        .map_err(|source| CliError::Io {
-            context: "writing the answer".into(),
-            source,
-        })
+    let result = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+    written(result, "writing the answer").map(|_| ())
 }
 
 fn write_json(record: &impl Serialize) -> Result<(), CliError> {

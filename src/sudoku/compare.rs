@@ -11,7 +11,7 @@ use csp_sudoku::{Contender, ModelKind, PerOrder, SolveReport, Summary, default_c
 
 use super::chart;
 use crate::args::parse_seconds;
-use crate::error::{CliError, EXIT_OK, usage};
+use crate::error::{CliError, EXIT_OK, usage, written};
 use crate::input::{self, Input, InputArgs, NumberedPuzzle, Puzzles};
 use crate::run::Batch;
 
@@ -156,7 +156,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         summaries.push(summary);
     }
     let mut out = std::io::stdout().lock();
-    let written = match args.format {
+    let result = match args.format {
         CompareFormat::Table => write_table(&mut out, &summaries),
         CompareFormat::Csv => write_csv(&mut out, &summaries),
         CompareFormat::Json => writeln!(
@@ -165,10 +165,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
             serde_json::to_string_pretty(&summaries).expect("plain data")
         ),
     };
-    written.map_err(|source| CliError::Io {
-        context: "cannot write the results".into(),
-        source,
-    })?;
+    written(result, "cannot write the results")?;
     if let Some((path, mut file)) = svg {
         file.write_all(chart::nodes_chart(&summaries).as_bytes())
             .map_err(|source| svg_error(path, source))?;

@@ -4,11 +4,11 @@ use std::io::Write;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
-use csp_sudoku::{GenerateConfig, GenerateError, Generated, Generator, Grid, Level, Symmetry};
+use csp_sudoku::{GenerateConfig, GenerateError, Generated, Generator, Level, Symmetry};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::error::{CliError, EXIT_OK, usage};
+use crate::error::{CliError, EXIT_OK, usage, written};
 
 /// Output formats of `generate`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -63,12 +63,6 @@ struct GeneratedLine {
     score: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     level: Option<Level>,
-}
-
-/// A grid on one line: the line format, or whitespace-separated numbers past 35x35.
-fn one_line(grid: &Grid) -> String {
-    grid.to_line()
-        .unwrap_or_else(|_| grid.to_numbers().split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// Runs `csp sudoku generate`.
@@ -131,25 +125,19 @@ pub fn run(args: GenerateArgs) -> Result<u8, CliError> {
             made += 1;
             clues += g.puzzle.givens();
             let text = match args.format {
-                GenerateFormat::Line => one_line(&g.puzzle),
+                GenerateFormat::Line => g.puzzle.to_string(),
                 GenerateFormat::Json => serde_json::to_string(&GeneratedLine {
                     index: i,
-                    puzzle: one_line(&g.puzzle),
-                    solution: one_line(&g.solution),
+                    puzzle: g.puzzle.to_string(),
+                    solution: g.solution.to_string(),
                     clues: g.puzzle.givens(),
                     score: g.rating.as_ref().map(|r| r.score),
                     level: g.rating.as_ref().map(|r| r.level),
                 })
                 .expect("plain data serialises"),
             };
-            if let Err(source) = writeln!(out, "{text}") {
-                if source.kind() == std::io::ErrorKind::BrokenPipe {
-                    return Ok(EXIT_OK);
-                }
-                return Err(CliError::Io {
-                    context: "cannot write the puzzles".to_string(),
-                    source,
-                });
+            if !written(writeln!(out, "{text}"), "cannot write the puzzles")? {
+                return Ok(EXIT_OK);
             }
         }
         first = last;

@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::{Args, ValueEnum};
 use csp_sudoku::{HintProblem, ParseError, PerOrder};
 
-use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED};
+use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED, written};
 use crate::input::{self, Input, InputArgs, NumberedPuzzle};
 
 /// Output formats of `hint`.
@@ -47,7 +47,7 @@ pub fn run(args: HintArgs) -> Result<u8, CliError> {
             Err(e) => Err((e.to_string(), false)),
         };
         failed |= matches!(result, Err((_, false)));
-        let written = match (args.format, result) {
+        let result_written = match (args.format, result) {
             (HintFormat::Text, Ok(h)) => {
                 let note = if h.unique {
                     ""
@@ -87,10 +87,9 @@ pub fn run(args: HintArgs) -> Result<u8, CliError> {
                 })
             ),
         };
-        written.map_err(|source| CliError::Io {
-            context: "cannot write the hint".to_string(),
-            source,
-        })?;
+        if !written(result_written, "cannot write the hint")? {
+            break;
+        }
     }
     Ok(if failed { EXIT_UNSOLVED } else { EXIT_OK })
 }
