@@ -157,3 +157,50 @@ fn a_fifo_is_read_once_with_or_without_a_terminal() {
         assert_eq!(on_terminal, plain);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// I8-I12: line-format input keeps memory flat whatever arrives
+
+#[test]
+fn a_line_longer_than_any_puzzle_is_reported_and_the_batch_goes_on() {
+    let good = nine_by_nine(2);
+    let (first, second) = good.split_once('\n').unwrap();
+    let input = format!("{first}\n{}\n{second}", ".".repeat(200_000));
+    for mode in ["auto", "lines"] {
+        let out = run(&["sudoku", "solve", "--input", mode], Some(&input));
+        assert_eq!(code(&out), 1);
+        let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert_eq!(
+            lines[1],
+            "# line 2: error: line 2: longer than any puzzle (more than 65536 bytes)"
+        );
+        assert!(!lines[0].starts_with('#') && !lines[2].starts_with('#'));
+    }
+    // Without a line end at all.
+    let out = run(&["sudoku", "solve"], Some(&"0".repeat(100_000)));
+    assert!(stdout(&out).contains("line 1: longer than any puzzle"));
+}
+
+#[test]
+fn a_bad_first_line_does_not_make_the_rest_a_grid() {
+    // The first line could be the row of a grid; the second cannot, so the input is lines.
+    let input = format!("bad line\n{}", nine_by_nine(500));
+    let out = run(&["sudoku", "solve"], Some(&input));
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 501);
+    assert!(text.starts_with("# line 1: error: line 1: found 7 cells"));
+    assert_eq!(text.matches('#').count(), 1);
+    // Rows of a grid after comments are still one grid, with lines counted from the file.
+    let grid = "# a grid\n\n1 . 3 .\n. . 1 .\n. 1 . .\n4 . . 1\n";
+    let out = run(&["sudoku", "solve"], Some(grid));
+    assert_eq!((code(&out), stdout(&out).lines().count()), (0, 1));
+    let wrong = grid.replace("4 . . 1", "4 . . 4");
+    let out = run(&["sudoku", "solve"], Some(&wrong));
+    assert!(
+        stdout(&out).contains("line 6, column 7: 4 appears twice"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -75,8 +75,8 @@ pub use logic::{
 };
 pub use model::{ModelKind, SudokuModel};
 pub use parse::{
-    CountedPuzzle, CountedReader, ParseError, PuzzleReader, is_puzzle_line, looks_like_row,
-    parse_counted_line, parse_line, parse_puzzle, parse_puzzle_unchecked,
+    CountedPuzzle, CountedReader, MAX_LINE_BYTES, ParseError, PuzzleReader, is_puzzle_line, looks_like_row,
+    parse_counted_line, parse_line, parse_puzzle, parse_puzzle_from, parse_puzzle_unchecked,
 };
 pub use rate::{Level, RateError, Rating, rate, rate_with, score};
 pub use solve::{CountReport, SolveReport, Status, count, solve};
