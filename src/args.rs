@@ -159,11 +159,12 @@ impl StrategyArgs {
 }
 
 impl LimitArgs {
-    /// The limits as the engine takes them.
+    /// The limits as the engine takes them, a signal cancelling the search.
     pub fn limits(&self) -> Limits {
         Limits {
             nodes: self.node_limit,
             time: self.timeout,
+            cancel: Some(crate::interrupt::flag()),
             ..Limits::default()
         }
     }

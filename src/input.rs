@@ -14,6 +14,7 @@ use csp_sudoku::{
 };
 
 use crate::error::CliError;
+use crate::interrupt;
 
 /// Where puzzles come from and how to read them.
 #[derive(Args, Clone, Debug)]
@@ -152,7 +153,7 @@ impl Input {
                     let len = buf.len();
                     self.bytes.extend_from_slice(buf);
                     self.reader.consume(len);
-                    if self.bytes.len() > MAX_LINE_BYTES {
+                    if self.bytes.len() > MAX_LINE_BYTES || interrupt::requested() {
                         self.skipping = true;
                         return Ok(Some(false));
                     }
@@ -183,6 +184,10 @@ impl Input {
                 None => {
                     let len = buf.len();
                     self.reader.consume(len);
+                    // An endless line (`/dev/zero`) ends on a signal.
+                    if interrupt::requested() {
+                        return Ok(false);
+                    }
                 }
             }
         }

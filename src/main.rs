@@ -3,8 +3,8 @@
 //! Exit codes: 0 success (every puzzle solved), 1 some puzzle not solved (no solution,
 //! a limit, or a bad input line), 2 usage error (bad arguments).
 //!
-//! Layers, each importing only those above it: [`error`] (failures and exit codes),
-//! [`args`] (flags shared by every search), [`input`] (reading puzzles), [`run`] (batches,
+//! Layers, each importing only those above it: [`error`] (failures and exit codes) and
+//! [`interrupt`] (SIGINT and SIGTERM), [`args`] (flags shared by every search), [`input`] (reading puzzles), [`run`] (batches,
 //! output and summaries), then one module per command family, [`queens`] and [`sudoku`]
 //! (one file per subcommand).
 
@@ -12,6 +12,7 @@
 mod error;
 mod args;
 mod input;
+mod interrupt;
 mod queens;
 mod run;
 mod sudoku;
@@ -39,15 +40,20 @@ enum Command {
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
+    if let Err(e) = interrupt::install() {
+        note!("warning: SIGINT and SIGTERM will end the program at once: {e}");
+    }
     let result = match cli.command {
         Command::Queens(args) => queens::run(args),
         Command::Sudoku(args) => sudoku::run(args),
     };
-    match result {
-        Ok(code) => ExitCode::from(code),
+    let code = match result {
+        Ok(code) => code,
         Err(err) => {
             note!("error: {err:#}");
-            ExitCode::from(err.exit_code())
+            err.exit_code()
         }
-    }
+    };
+    // Whatever was done, an interrupted run says so in its exit code.
+    ExitCode::from(interrupt::received().map_or(code, |(_, code)| code))
 }

@@ -3,7 +3,8 @@
 //! summary of outcomes with the exit code it gives.
 
 use std::io::{BufWriter, IsTerminal, Write};
-use std::time::Instant;
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
 
 use csp_sudoku::{Grid, ParseError, Status};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -11,6 +12,7 @@ use rayon::prelude::*;
 
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED, written};
 use crate::input::{NumberedPuzzle, Puzzles};
+use crate::interrupt;
 
 /// Runs work over puzzles on a pool of threads.
 pub struct Batch {
@@ -41,8 +43,9 @@ impl Batch {
 
     /// Applies `work` to every readable puzzle and passes each result, in input order, to
     /// `emit` (unreadable puzzles are passed as their parse error). Stops at the first
-    /// output error (for example a closed pipe), and at an input error once the puzzles
-    /// read before it are done.
+    /// output error (for example a closed pipe), at an input error once the puzzles read
+    /// before it are done, and at a signal ([`interrupt`]): then no new puzzle is taken, and
+    /// the results computed already are passed on up to the first puzzle not started.
     pub fn run<R: Send>(
         &self,
         mut puzzles: Puzzles,
@@ -53,7 +56,13 @@ impl Batch {
         let chunk = if self.pool.is_some() { 32 * self.jobs } else { 1 };
         let mut block: Vec<NumberedPuzzle> = Vec::with_capacity(chunk);
         let mut input_error = None;
-        while input_error.is_none() {
+        // `None` for a puzzle not started because of a signal.
+        let work = |(_, parsed): &NumberedPuzzle| match parsed {
+            Ok(grid) if !interrupt::requested() => Some(Some(work(grid))),
+            Ok(_) => Some(None),
+            Err(_) => None,
+        };
+        while input_error.is_none() && !interrupt::requested() {
             block.clear();
             for item in puzzles.by_ref().take(chunk) {
                 match item {
@@ -64,19 +73,15 @@ impl Batch {
             if block.is_empty() {
                 break;
             }
-            let results: Vec<Option<R>> = match &self.pool {
-                Some(pool) => pool.install(|| {
-                    block
-                        .par_iter()
-                        .map(|(_, p)| p.as_ref().ok().map(&work))
-                        .collect()
-                }),
-                None => block.iter().map(|(_, p)| p.as_ref().ok().map(&work)).collect(),
+            let results: Vec<Option<Option<R>>> = match &self.pool {
+                Some(pool) => pool.install(|| block.par_iter().map(work).collect()),
+                None => block.iter().map(work).collect(),
             };
             for ((line, parsed), result) in block.iter().zip(&results) {
                 let outcome = match (parsed, result) {
                     (Err(e), _) => Err(e),
-                    (Ok(_), Some(r)) => Ok(r),
+                    (Ok(_), Some(Some(r))) => Ok(r),
+                    (Ok(_), Some(None)) => break,
                     (Ok(_), None) => unreachable!("every readable puzzle has a result"),
                 };
                 // A closed pipe (the reader has seen enough) ends the batch quietly.
@@ -85,23 +90,114 @@ impl Batch {
                     progress.finish_and_clear();
                     return open.map(|_| ());
                 }
+                progress.inc(1);
             }
-            progress.inc(block.len() as u64);
         }
         progress.finish_and_clear();
+        if let Some((signal, _)) = interrupt::received() {
+            note!("interrupted by {signal}: no new puzzle taken, every answer found written");
+        }
         input_error.map_or(Ok(()), Err)
     }
 }
 
 /// Standard output for per-puzzle results: written a line at a time on a terminal, and in
-/// blocks into a file or pipe (where a write per line costs a system call per puzzle).
-/// Pass it to [`finish_output`] at the end.
-pub fn results_output() -> Box<dyn Write> {
+/// blocks into a file or pipe (where a write per line costs a system call per puzzle). A
+/// block is written out at least once a second, so that a slow batch shows its answers
+/// soon after they are found, and a killed run keeps them. Pass it to [`finish_output`]
+/// at the end.
+pub enum ResultsOutput {
+    /// A terminal: each line as it is written.
+    Terminal(std::io::StdoutLock<'static>),
+    /// A file or pipe: blocks, flushed by a thread once a second.
+    Blocks(TimedWriter),
+}
+
+/// A buffered standard output that a background thread flushes once a second.
+pub struct TimedWriter {
+    shared: Arc<Mutex<Buffered>>,
+    /// Dropping it ends the flushing thread.
+    stop: Option<mpsc::Sender<()>>,
+    flusher: Option<std::thread::JoinHandle<()>>,
+}
+
+struct Buffered {
+    out: BufWriter<std::io::Stdout>,
+    /// A failure of the flushing thread, reported by the next write.
+    failed: Option<std::io::Error>,
+}
+
+/// The standard output for per-puzzle results; see [`ResultsOutput`].
+pub fn results_output() -> ResultsOutput {
     let stdout = std::io::stdout();
     if stdout.is_terminal() {
-        Box::new(stdout.lock())
-    } else {
-        Box::new(BufWriter::with_capacity(1 << 16, stdout.lock()))
+        return ResultsOutput::Terminal(stdout.lock());
+    }
+    let shared = Arc::new(Mutex::new(Buffered {
+        out: BufWriter::with_capacity(1 << 16, stdout),
+        failed: None,
+    }));
+    let (stop, ticks) = mpsc::channel::<()>();
+    let flusher = {
+        let shared = Arc::clone(&shared);
+        std::thread::spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) = ticks.recv_timeout(Duration::from_secs(1)) {
+                let mut buffered = shared.lock().unwrap_or_else(|e| e.into_inner());
+                if buffered.failed.is_none() && !buffered.out.buffer().is_empty() {
+                    buffered.failed = buffered.out.flush().err();
+                }
+            }
+        })
+    };
+    ResultsOutput::Blocks(TimedWriter {
+        shared,
+        stop: Some(stop),
+        flusher: Some(flusher),
+    })
+}
+
+impl TimedWriter {
+    fn with<T>(
+        &self,
+        f: impl FnOnce(&mut BufWriter<std::io::Stdout>) -> std::io::Result<T>,
+    ) -> std::io::Result<T> {
+        let mut buffered = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(e) = buffered.failed.take() {
+            return Err(e);
+        }
+        f(&mut buffered.out)
+    }
+}
+
+impl Write for ResultsOutput {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            ResultsOutput::Terminal(out) => out.write(buf),
+            ResultsOutput::Blocks(out) => out.with(|o| o.write(buf)),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        match self {
+            ResultsOutput::Terminal(out) => out.write_all(buf),
+            ResultsOutput::Blocks(out) => out.with(|o| o.write_all(buf)),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            ResultsOutput::Terminal(out) => out.flush(),
+            ResultsOutput::Blocks(out) => out.with(|o| o.flush()),
+        }
+    }
+}
+
+impl Drop for TimedWriter {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(flusher) = self.flusher.take() {
+            let _ = flusher.join();
+        }
     }
 }
 

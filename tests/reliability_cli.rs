@@ -204,3 +204,91 @@ fn a_bad_first_line_does_not_make_the_rest_a_grid() {
         stdout(&out)
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// S1, S2: a signal stops a batch, and every answer found is kept
+
+/// Waits up to `seconds` for `done` to hold.
+fn wait_for(seconds: u64, mut done: impl FnMut() -> bool) -> bool {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while std::time::Instant::now() < end {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    done()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_signal_stops_a_batch_and_every_answer_found_is_written() {
+    use std::process::{Command, Stdio};
+    let dir = TempDir::new("signal");
+    // Five puzzles counted at once, then empty grids whose count takes minutes.
+    let input = format!("{}{}", nine_by_nine(5), format!("{}\n", ".".repeat(81)).repeat(3));
+    let puzzles = dir.file("puzzles.txt", &input);
+    for (signal, exit) in [("INT", 130), ("TERM", 143)] {
+        let output = dir.path(&format!("{signal}.txt"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
+            .args(["sudoku", "count", &puzzles, "--limit", "1000000000"])
+            .stdout(std::fs::File::create(&output).unwrap())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The answers found are in the file about a second later, long before the end (S2).
+        let lines = || std::fs::read_to_string(&output).unwrap().lines().count();
+        assert!(wait_for(20, || lines() == 5), "{} lines", lines());
+        let killed = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let mut done = None;
+        assert!(wait_for(20, || {
+            done = child.try_wait().unwrap();
+            done.is_some()
+        }));
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(exit));
+        let written = std::fs::read_to_string(&output).unwrap();
+        let lines: Vec<&str> = written.lines().collect();
+        // The five answers, the count in progress stopped as at a limit, nothing more.
+        assert_eq!(lines.len(), 6, "{written}");
+        assert!(lines[..5].iter().all(|l| *l == "1"), "{written}");
+        assert!(lines[5].starts_with("# line 6: limit: cancelled"), "{written}");
+        let summary = stderr(&out);
+        assert!(
+            summary.contains(&format!("interrupted by SIG{signal}")),
+            "{summary}"
+        );
+        assert!(summary.contains("6 puzzles: 5 counted"), "{summary}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn an_endless_line_is_reported_at_once() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
+        .args(["sudoku", "solve", "/dev/zero"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(
+        first,
+        "# line 1: error: line 1: longer than any puzzle (more than 65536 bytes)\n"
+    );
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    assert_eq!(child.wait().unwrap().code(), Some(143));
+}

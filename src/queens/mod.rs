@@ -162,7 +162,7 @@ pub fn run(args: QueensArgs) -> Result<u8, CliError> {
                 restart_after,
                 seed,
                 time: timeout,
-                cancel: None,
+                cancel: Some(crate::interrupt::flag()),
             };
             local(n, &config, format, verify)
         }

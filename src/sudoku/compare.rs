@@ -13,6 +13,7 @@ use super::chart;
 use crate::args::parse_seconds;
 use crate::error::{CliError, EXIT_OK, usage, written};
 use crate::input::{self, Input, InputArgs, NumberedPuzzle, Puzzles};
+use crate::interrupt;
 use crate::run::Batch;
 
 /// Output formats of `compare`.
@@ -118,12 +119,16 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     let batch = Batch::new(args.jobs)?;
     let mut summaries = Vec::new();
     for contender in &field {
+        if interrupt::requested() {
+            break;
+        }
         let config = SearchConfig {
             strategy: contender.strategy,
             branching: args.branching,
             limits: Limits {
                 nodes: Some(args.node_limit),
                 time: Some(args.timeout),
+                cancel: Some(interrupt::flag()),
                 ..Limits::default()
             },
             ..SearchConfig::default()

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::{CliError, EXIT_OK, usage, written};
+use crate::interrupt;
 
 /// Output formats of `generate`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -94,7 +95,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, CliError> {
     let (mut made, mut clues) = (0u64, 0usize);
     let chunk = (8 * jobs) as u64;
     let mut first = 0u64;
-    while first < args.count {
+    while first < args.count && !interrupt::requested() {
         let last = (first + chunk).min(args.count);
         let results: Vec<Result<Generated, GenerateError>> = pool.install(|| {
             (first..last)

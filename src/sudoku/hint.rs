@@ -7,6 +7,7 @@ use csp_sudoku::{HintProblem, ParseError, PerOrder};
 
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED, written};
 use crate::input::{self, Input, InputArgs, NumberedPuzzle};
+use crate::interrupt;
 
 /// Output formats of `hint`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -38,6 +39,9 @@ pub fn run(args: HintArgs) -> Result<u8, CliError> {
     let mut out = std::io::stdout().lock();
     let mut failed = false;
     for (line, parsed) in &puzzles {
+        if interrupt::requested() {
+            break;
+        }
         let result = match parsed {
             Ok(grid) => csp_sudoku::checked_hint(per_order.model(grid.order()), grid).map_err(|p| {
                 let ok = p == HintProblem::Solved;

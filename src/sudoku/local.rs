@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::options::{SearchArgs, SolveFormat, write_text};
 use crate::error::{CliError, usage};
 use crate::input::{self, Input, InputArgs};
+use crate::interrupt;
 use crate::run::{Batch, StatusCounts};
 
 /// How `solve` searches.
@@ -91,6 +92,7 @@ pub fn run(args: LocalSolve<'_>) -> Result<u8, CliError> {
         seed: s.seed.unwrap_or(0),
         max_steps: args.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
         time: args.search.limits.timeout,
+        cancel: Some(interrupt::flag()),
         ..LocalSettings::new(method)
     };
     let puzzles = input::puzzles(Input::open(args.input.file.as_deref())?, args.input.input)?;
