@@ -7,7 +7,7 @@ use csp_core::{
     Branching, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder, VarOrder,
 };
 
-use crate::CliError;
+use crate::error::{CliError, usage};
 
 /// Strategy flags. Each command fills in its own defaults for flags left out.
 #[derive(Args, Clone, Debug, Default)]
@@ -159,17 +159,13 @@ impl StrategyArgs {
 }
 
 impl LimitArgs {
-    /// The limits as the engine takes them.
+    /// The limits as the engine takes them, a signal cancelling the search.
     pub fn limits(&self) -> Limits {
         Limits {
             nodes: self.node_limit,
             time: self.timeout,
+            cancel: Some(crate::interrupt::flag()),
             ..Limits::default()
         }
     }
-}
-
-/// Turns a `--flag` validation failure into a usage error.
-pub fn usage(message: impl Into<String>) -> CliError {
-    CliError::Usage(message.into())
 }

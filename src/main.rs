@@ -2,23 +2,20 @@
 //!
 //! Exit codes: 0 success (every puzzle solved), 1 some puzzle not solved (no solution,
 //! a limit, or a bad input line), 2 usage error (bad arguments).
+//!
+//! Layers, each importing only those above it: [`error`] (failures and exit codes) and
+//! [`interrupt`] (SIGINT and SIGTERM), [`args`] (flags shared by every search), [`input`] (reading puzzles), [`run`] (batches,
+//! output and summaries), then one module per command family, [`queens`] and [`sudoku`]
+//! (one file per subcommand).
 
-/// `eprintln!` that ignores write failures: with standard error closed (`2>&1 | head`) the
-/// summary and messages are dropped instead of panicking.
-macro_rules! note {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
-    }};
-}
-
+#[macro_use]
+mod error;
 mod args;
-mod batch;
-mod chart;
-mod compare;
+mod input;
+mod interrupt;
 mod queens;
+mod run;
 mod sudoku;
-mod sudoku_tools;
 
 use std::process::ExitCode;
 
@@ -40,53 +37,23 @@ enum Command {
     Sudoku(sudoku::SudokuArgs),
 }
 
-/// Exit code: every puzzle solved.
-pub const EXIT_OK: u8 = 0;
-/// Exit code: some puzzle was not solved, or some input was bad.
-pub const EXIT_UNSOLVED: u8 = 1;
-/// Exit code: bad arguments.
-pub const EXIT_USAGE: u8 = 2;
-
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
+    if let Err(e) = interrupt::install() {
+        note!("warning: SIGINT and SIGTERM will end the program at once: {e}");
+    }
     let result = match cli.command {
         Command::Queens(args) => queens::run(args),
         Command::Sudoku(args) => sudoku::run(args),
     };
-    match result {
-        Ok(code) => ExitCode::from(code),
+    let code = match result {
+        Ok(code) => code,
         Err(err) => {
             note!("error: {err:#}");
-            ExitCode::from(err.exit_code())
+            err.exit_code()
         }
-    }
-}
-
-/// A command failure: usage errors exit with 2, everything else with 1.
-#[derive(Debug, thiserror::Error)]
-pub enum CliError {
-    /// Bad arguments or arguments that do not fit together.
-    #[error("{0}")]
-    Usage(String),
-    /// Reading or writing failed.
-    #[error("{context}: {source}")]
-    Io {
-        /// What was being done.
-        context: String,
-        /// The underlying error.
-        source: std::io::Error,
-    },
-    /// Anything else that stops the command.
-    #[error("{0}")]
-    Failed(String),
-}
-
-impl CliError {
-    fn exit_code(&self) -> u8 {
-        match self {
-            CliError::Usage(_) => EXIT_USAGE,
-            CliError::Io { .. } | CliError::Failed(_) => EXIT_UNSOLVED,
-        }
-    }
+    };
+    // Whatever was done, an interrupted run says so in its exit code.
+    ExitCode::from(interrupt::received().map_or(code, |(_, code)| code))
 }

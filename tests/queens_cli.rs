@@ -1,21 +1,33 @@
 //! The `csp queens` commands as a user runs them: output, JSON fields, exit codes.
 
-use std::process::{Command, Output};
+mod common;
 
+use common::{csp, stderr};
 use serde_json::Value;
-
-fn csp(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_csp"))
-        .args(args)
-        .output()
-        .expect("the csp binary runs")
-}
 
 fn json(args: &[&str]) -> (Value, i32) {
     let out = csp(args);
     let text = String::from_utf8(out.stdout).unwrap();
     let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
     (value, out.status.code().unwrap())
+}
+
+/// `csp queens COMMAND N --var static --val asc --inference none EXTRA... --format json`.
+fn textbook_json(command: &str, n: &str, extra: &[&str]) -> (Value, i32) {
+    let mut args = vec![
+        "queens",
+        command,
+        n,
+        "--var",
+        "static",
+        "--val",
+        "asc",
+        "--inference",
+        "none",
+    ];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--format", "json"]);
+    json(&args)
 }
 
 fn rows(value: &Value) -> Vec<u32> {
@@ -27,25 +39,9 @@ fn rows(value: &Value) -> Vec<u32> {
         .collect()
 }
 
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
 #[test]
 fn textbook_solve_has_the_textbook_figures_in_json() {
-    let (v, code) = json(&[
-        "queens",
-        "solve",
-        "8",
-        "--var",
-        "static",
-        "--val",
-        "asc",
-        "--inference",
-        "none",
-        "--format",
-        "json",
-    ]);
+    let (v, code) = textbook_json("solve", "8", &[]);
     assert_eq!(code, 0);
     assert_eq!(v["status"], "solved");
     assert_eq!(rows(&v), vec![0, 4, 7, 5, 2, 6, 1, 3]);
@@ -120,21 +116,7 @@ fn two_and_three_have_no_solution_with_exit_code_one() {
 
 #[test]
 fn node_limit_gives_status_limit_and_exit_code_one() {
-    let (v, code) = json(&[
-        "queens",
-        "solve",
-        "30",
-        "--var",
-        "static",
-        "--val",
-        "asc",
-        "--inference",
-        "none",
-        "--node-limit",
-        "100",
-        "--format",
-        "json",
-    ]);
+    let (v, code) = textbook_json("solve", "30", &["--node-limit", "100"]);
     assert_eq!(
         (code, v["status"].as_str(), v["nodes"].as_u64()),
         (1, Some("limit"), Some(100))
@@ -164,19 +146,7 @@ fn count_reports_solutions_and_distinct() {
         (Some(92), Some(12))
     );
     assert!(v["nodes"].as_u64().unwrap() < full_nodes);
-    let (v, _) = json(&[
-        "queens",
-        "count",
-        "8",
-        "--var",
-        "static",
-        "--val",
-        "asc",
-        "--inference",
-        "none",
-        "--format",
-        "json",
-    ]);
+    let (v, _) = textbook_json("count", "8", &[]);
     assert_eq!(
         (v["solutions"].as_u64(), v["nodes"].as_u64()),
         (Some(92), Some(2056))

@@ -2,73 +2,17 @@
 //! formats, error reporting with line and column, exit codes, parallel runs, counting and the
 //! strategy comparison. Every solution printed is checked against its puzzle with csp-sudoku.
 
+mod common;
+
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+use common::{TempDir, code, csp, data as path, json_lines, run, stderr, stdout};
 use csp_sudoku::{Grid, ParseError, PuzzleReader, parse_puzzle};
 use serde_json::Value;
 
 // ---------------------------------------------------------------------------------------------
-// Running the binary
-
-/// Runs `csp` with `args`, feeding `stdin` (or nothing) on standard input.
-fn run(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the csp binary runs");
-    // Write from another thread so that a large input cannot block on a full output pipe.
-    let writer = stdin.map(|text| {
-        let mut pipe = child.stdin.take().unwrap();
-        let text = text.to_string();
-        std::thread::spawn(move || pipe.write_all(text.as_bytes()))
-    });
-    let output = child.wait_with_output().unwrap();
-    if let Some(writer) = writer {
-        writer.join().unwrap().expect("csp reads all its input");
-    }
-    output
-}
-
-fn csp(args: &[&str]) -> Output {
-    run(args, None)
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("exited normally")
-}
-
-/// One JSON object per output line.
-fn json_lines(out: &Output) -> Vec<Value> {
-    stdout(out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
-}
-
-// ---------------------------------------------------------------------------------------------
 // Data
-
-/// The path of a file of `data/sudoku/`.
-fn path(name: &str) -> String {
-    format!("{}/data/sudoku/{name}", env!("CARGO_MANIFEST_DIR"))
-}
 
 fn text(name: &str) -> String {
     std::fs::read_to_string(path(name)).unwrap()
@@ -105,33 +49,6 @@ fn printed_solution() -> String {
         .unwrap()
         .trim()
         .to_string()
-}
-
-/// A fresh directory for the files of one test.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos();
-        let dir = std::env::temp_dir().join(format!("csp-sudoku-cli-{name}-{}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn file(&self, name: &str, contents: &str) -> String {
-        let file = self.0.join(name);
-        std::fs::write(&file, contents).unwrap();
-        file.to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

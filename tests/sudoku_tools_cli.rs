@@ -1,37 +1,14 @@
 //! `csp sudoku generate|rate|hint` and `solve --method` as a user runs them: output,
 //! JSON fields, exit codes.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-use serde_json::Value;
+use std::process::Output;
+
+use common::{data, json_lines, stdout};
 
 fn csp(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the csp binary runs");
-    // A command that fails on its arguments exits without reading: ignore a closed pipe.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-fn json_lines(out: &Output) -> Vec<Value> {
-    stdout(out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
-}
-
-fn data(name: &str) -> String {
-    format!("{}/data/sudoku/{name}", env!("CARGO_MANIFEST_DIR"))
+    common::run(args, Some(stdin))
 }
 
 const EASY: &str = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";

@@ -3,10 +3,11 @@
 use serde::Serialize;
 use thiserror::Error;
 
+use crate::defaults::default_config;
 use crate::grid::{Conflict, Grid};
 use crate::logic::{Contradiction, Hint, HintError, next_hint};
 use crate::model::SudokuModel;
-use crate::solve::{Status, count, default_config};
+use crate::solve::{Status, count};
 
 /// Why no hint is given.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

@@ -4,8 +4,9 @@
 use csp_core::{Strategy, Strength};
 use serde::Serialize;
 
+use crate::defaults::default_strategy;
 use crate::model::ModelKind;
-use crate::solve::{SolveReport, Status, default_strategy};
+use crate::solve::{SolveReport, Status};
 
 /// One contender: a model and a search strategy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -11,7 +11,7 @@
 //!
 //! Every output parses back with [`parse_puzzle`](crate::parse_puzzle) to the same grid.
 //! Values above 35 have no line-format symbol: [`Grid::to_line`] returns an error for them,
-//! and `Display` falls back to the numbers format so printing never fails.
+//! and `Display` falls back to the numbers format, on one line, so printing never fails.
 
 use std::fmt::{self, Write as _};
 
@@ -91,12 +91,25 @@ impl Grid {
     }
 }
 
-/// Line format when every value has a symbol, else the numbers format (see the module docs).
+/// Line format when every value has a symbol, else the numbers format on one line (the
+/// values row after row, separated by single spaces): either way one line per grid, so a
+/// file of printed grids reads back as a file of puzzles.
 impl fmt::Display for Grid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.to_line() {
             Ok(line) => f.write_str(&line),
-            Err(_) => f.write_str(self.to_numbers().trim_end()),
+            Err(_) => {
+                for (i, &v) in self.cells().iter().enumerate() {
+                    if i > 0 {
+                        f.write_char(' ')?;
+                    }
+                    match v {
+                        0 => f.write_char('.')?,
+                        _ => write!(f, "{v}")?,
+                    }
+                }
+                Ok(())
+            }
         }
     }
 }

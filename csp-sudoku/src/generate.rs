@@ -14,11 +14,11 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use thiserror::Error;
 
+use crate::defaults::default_config;
 use crate::grid::Grid;
 use crate::logic::{SinglesOutcome, propagate_singles};
 use crate::model::SudokuModel;
 use crate::rate::{Level, Rating, rate_with};
-use crate::solve::default_config;
 
 /// Smallest order the generator makes (4x4).
 pub const MIN_GENERATE_ORDER: usize = 2;

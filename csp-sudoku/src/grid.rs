@@ -4,12 +4,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::units::{Unit, Units};
-
-/// Smallest supported box side.
-pub const MIN_ORDER: usize = 2;
-/// Largest supported box side (a 64x64 board, so candidates fit in a `u64`).
-pub const MAX_ORDER: usize = 8;
+use crate::units::{MAX_ORDER, Unit, Units};
 
 /// Errors from building or editing a [`Grid`] with out-of-range data.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

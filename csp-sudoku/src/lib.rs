@@ -40,6 +40,7 @@
 
 mod checked_hint;
 mod compare;
+mod defaults;
 mod format;
 mod generate;
 mod grid;
@@ -54,12 +55,15 @@ mod units;
 
 pub use checked_hint::{CheckedHint, HintProblem, checked_hint};
 pub use compare::{Contender, Summary, default_contenders, summarise};
+pub use defaults::{
+    PerOrder, default_branching, default_config, default_locked, default_model, default_strategy,
+};
 pub use format::{FormatError, MAX_SYMBOL_VALUE, Pretty, symbol};
 pub use generate::{
     GenerateConfig, GenerateError, Generated, Generator, MAX_GENERATE_ORDER, MIN_GENERATE_ORDER, Symmetry,
     min_clues,
 };
-pub use grid::{Conflict, Grid, GridError, MAX_ORDER, MIN_ORDER};
+pub use grid::{Conflict, Grid, GridError};
 pub use local::{
     BoxSwaps, CellConflicts, LocalError, LocalMethod, LocalReport, LocalSearchStats, LocalSettings,
     solve_local,
@@ -69,14 +73,11 @@ pub use logic::{
     SinglesOutcome, Technique, hint_for, next_deduction, next_hint, propagate_naked_singles,
     propagate_singles, rate_logic,
 };
-pub use model::{ModelKind, SudokuModel, default_locked};
+pub use model::{ModelKind, SudokuModel};
 pub use parse::{
-    CountedPuzzle, CountedReader, ParseError, PuzzleReader, is_puzzle_line, looks_like_row,
-    parse_counted_line, parse_line, parse_puzzle, parse_puzzle_unchecked,
+    CountedPuzzle, CountedReader, MAX_LINE_BYTES, ParseError, PuzzleReader, is_puzzle_line, looks_like_row,
+    parse_counted_line, parse_line, parse_puzzle, parse_puzzle_from, parse_puzzle_unchecked,
 };
 pub use rate::{Level, RateError, Rating, rate, rate_with, score};
-pub use solve::{
-    CountReport, SolveReport, Status, count, default_branching, default_config, default_model,
-    default_strategy, solve,
-};
-pub use units::{Unit, UnitKind, Units};
+pub use solve::{CountReport, SolveReport, Status, count, solve};
+pub use units::{MAX_ORDER, MIN_ORDER, Unit, UnitKind, Units};

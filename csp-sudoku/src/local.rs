@@ -12,6 +12,8 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use csp_core::{
@@ -454,6 +456,8 @@ pub struct LocalSettings {
     pub restart_after: Option<u64>,
     /// Stop after this much time. Default: none.
     pub time: Option<Duration>,
+    /// Stop when another thread (or a signal handler) sets this flag. Default: none.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl LocalSettings {
@@ -465,6 +469,7 @@ impl LocalSettings {
             max_steps: 1_000_000,
             restart_after: Some(10_000),
             time: None,
+            cancel: None,
         }
     }
 }
@@ -535,6 +540,7 @@ pub fn solve_local(puzzle: &Grid, settings: &LocalSettings) -> Result<LocalRepor
                 max_steps: settings.max_steps,
                 seed: settings.seed,
                 time: settings.time,
+                cancel: settings.cancel.clone(),
                 ..Annealing::default()
             };
             let run = anneal(&mut model, &config);
@@ -547,7 +553,7 @@ pub fn solve_local(puzzle: &Grid, settings: &LocalSettings) -> Result<LocalRepor
                 restart_after: settings.restart_after,
                 seed: settings.seed,
                 time: settings.time,
-                cancel: None,
+                cancel: settings.cancel.clone(),
             };
             let run = min_conflicts(&mut model, &config);
             (

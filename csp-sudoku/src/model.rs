@@ -59,13 +59,6 @@ impl FromStr for ModelKind {
     }
 }
 
-/// Whether [`SudokuModel::new`] adds locked candidates to a model kind chosen by hand:
-/// from 16x16 up (so that the textbook strengths on 9x9 keep their textbook pruning).
-/// The default model has them from 9x9 up ([`SudokuModel::default_for`]).
-pub fn default_locked(order: usize) -> bool {
-    order >= 4
-}
-
 /// The rules of Sudoku of one order as a csp-core [`Model`], built once and
 /// specialised per puzzle by fixing the givens.
 ///
@@ -88,24 +81,6 @@ pub struct SudokuModel {
 }
 
 impl SudokuModel {
-    /// The rules for boards of box side `order` (side `order * order`), with locked
-    /// candidates where they pay ([`default_locked`]).
-    ///
-    /// # Panics
-    /// If `order` is outside [`crate::MIN_ORDER`]`..=`[`crate::MAX_ORDER`].
-    pub fn new(order: usize, kind: ModelKind) -> SudokuModel {
-        SudokuModel::build(order, kind, default_locked(order))
-    }
-
-    /// The default rules for `order`: [`crate::default_model`], with locked candidates
-    /// from 9x9 up, where their pruning outweighs their cost.
-    ///
-    /// # Panics
-    /// If `order` is outside [`crate::MIN_ORDER`]`..=`[`crate::MAX_ORDER`].
-    pub fn default_for(order: usize) -> SudokuModel {
-        SudokuModel::build(order, crate::default_model(order), order >= 3)
-    }
-
     /// The rules, saying whether the all-different model also links each box with the
     /// rows and columns it crosses (locked candidates: pointing and box-line reduction,
     /// all as one csp-core [`csp_core::PermutationOverlaps`]). The pairwise model is never linked.

@@ -24,7 +24,13 @@
 
 use thiserror::Error;
 
-use crate::grid::{Grid, MAX_ORDER, MIN_ORDER};
+use crate::grid::Grid;
+use crate::units::{MAX_ORDER, MIN_ORDER};
+
+/// The longest line a puzzle can take, in bytes: a 64x64 board in the numbers format
+/// (`64 ` for every cell) is under 20 KB, so a longer line is no puzzle. Readers of puzzle
+/// files can stop keeping a line once it is this long ([`ParseError::TooLong`]).
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// Errors from reading a puzzle. Lines and columns are 1-based; columns count characters.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -32,6 +38,15 @@ pub enum ParseError {
     /// The input holds no cells (empty, blank, or only comments).
     #[error("no puzzle found: the input is empty or holds only comments")]
     Empty,
+    /// A line longer than any puzzle can be ([`MAX_LINE_BYTES`]), or a grid longer than
+    /// any grid can be.
+    #[error("line {line}: longer than any puzzle (more than {max} bytes)")]
+    TooLong {
+        /// The line (for a grid, its first line).
+        line: usize,
+        /// The most bytes a puzzle can take.
+        max: usize,
+    },
     /// A character or token that is no cell symbol.
     #[error(
         "line {line}, column {col}: `{}` is not a cell symbol \
@@ -163,6 +178,17 @@ fn visible(symbol: &str) -> String {
 /// ```
 pub fn parse_puzzle(text: &str) -> Result<Grid, ParseError> {
     parse_at(text, 1, true)
+}
+
+/// [`parse_puzzle`] on a text whose first line is line `first_line` of a file, so that
+/// errors name the file's lines.
+///
+/// ```
+/// let err = csp_sudoku::parse_puzzle_from("1.3.\n..1.\n.1..\n4..x", 10).unwrap_err();
+/// assert!(err.to_string().starts_with("line 13, column 4"));
+/// ```
+pub fn parse_puzzle_from(text: &str, first_line: usize) -> Result<Grid, ParseError> {
+    parse_at(text, first_line, true)
 }
 
 /// Like [`parse_puzzle`], but accepts givens that conflict (for puzzles that are meant to be

@@ -10,10 +10,11 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use thiserror::Error;
 
+use crate::defaults::default_config;
 use crate::grid::Grid;
 use crate::logic::{Technique, rate_logic};
 use crate::model::SudokuModel;
-use crate::solve::{Status, default_config, solve};
+use crate::solve::{Status, solve};
 
 /// A difficulty level, from the [`score`]:
 ///

@@ -1,12 +1,10 @@
 //! Solving and counting puzzles with csp-core's backtracking search.
 
-use csp_core::{
-    Branching, Inference, LimitKind, SearchConfig, Solver, Stats, Strategy, Strength, ValueOrder, VarOrder,
-};
+use csp_core::{LimitKind, SearchConfig, Solver, Stats};
 use serde::Serialize;
 
 use crate::grid::Grid;
-use crate::model::{ModelKind, SudokuModel};
+use crate::model::SudokuModel;
 
 /// How a puzzle ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -34,52 +32,6 @@ impl Status {
             Status::Limit => "limit",
             Status::Error => "error",
         }
-    }
-}
-
-/// The fastest model for boards of box side `order`: one all-different constraint per
-/// unit, with naked and hidden singles up to 9x9 and generalised arc consistency (singles
-/// first) from 16x16 up. [`SudokuModel::default_for`] adds locked candidates from 9x9 up.
-///
-/// On 9x9, locked candidates prune about what GAC adds to singles, at a fraction of the
-/// cost: side by side, singles with locked candidates solve forum-hardest-1106 34% faster
-/// than GAC and 17-clue 8% faster. From 16x16 up GAC pays: without it the 16x16 minimal
-/// puzzles take 2.7 times the nodes.
-pub fn default_model(order: usize) -> ModelKind {
-    if order <= 3 {
-        ModelKind::AllDiff(Strength::Hidden)
-    } else {
-        ModelKind::AllDiff(Strength::Gac)
-    }
-}
-
-/// The default strategy: `dom-wdeg-fixed` variable order (fewest values per unit of
-/// conflict weight, the weight going to the cells in conflict and the decision behind it),
-/// ascending values, propagation to a fixpoint (MAC). On hard puzzles it needs about half
-/// the nodes of MRV, and from 16x16 up 19 to 27% fewer than plain dom/wdeg.
-pub fn default_strategy() -> Strategy {
-    Strategy::new(VarOrder::DomWdegFixed, ValueOrder::Asc, Inference::Mac)
-}
-
-/// The default branching of each order: on places (a value that only two cells of a
-/// unit can still take) from 25x25 up, where it expands 15 to 30% fewer nodes (frisch.txt:
-/// 29% fewer in all, its worst puzzle half the nodes). On 16x16 it saves nothing over
-/// sets of puzzles it was not tried on first, and on 9x9 it costs nodes
-/// (forum-hardest-1106: 45% more), so up to 16x16 decisions branch on cells.
-pub fn default_branching(order: usize) -> Branching {
-    if order >= 5 {
-        Branching::Places
-    } else {
-        Branching::Variables
-    }
-}
-
-/// The search configuration `csp sudoku solve|count` uses by default for puzzles of
-/// `order`: [`default_strategy`] with [`default_branching`], no limits.
-pub fn default_config(order: usize) -> SearchConfig {
-    SearchConfig {
-        branching: default_branching(order),
-        ..SearchConfig::with_strategy(default_strategy())
     }
 }
 

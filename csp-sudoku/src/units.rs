@@ -3,7 +3,10 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::grid::{MAX_ORDER, MIN_ORDER};
+/// Smallest supported box side.
+pub const MIN_ORDER: usize = 2;
+/// Largest supported box side (a 64x64 board, so candidates fit in a `u64`).
+pub const MAX_ORDER: usize = 8;
 
 /// The kind of a unit: a row, a column or a box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,8 +1,10 @@
 //! Box-line reduction (claiming): inside a row or column, a value confined to one box must be
 //! placed in that line within the box, so the rest of the box loses it.
 
-use super::technique::{describe_cells, describe_eliminations};
-use super::{Candidates, CellValue, Deduction, Technique};
+use super::candidates::Candidates;
+use super::deduction::{CellValue, Deduction};
+use super::deduction::{describe_cells, describe_eliminations};
+use super::technique::Technique;
 use crate::grid::bit;
 
 /// The first line (rows, then columns) and value, increasing, whose candidates lie in one box

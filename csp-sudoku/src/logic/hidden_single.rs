@@ -1,6 +1,8 @@
 //! Hidden single: a value that can go in only one cell of a unit goes there.
 
-use super::{Candidates, CellValue, Deduction, Technique};
+use super::candidates::Candidates;
+use super::deduction::{CellValue, Deduction};
+use super::technique::Technique;
 
 /// The first unit (rows, columns, boxes) and value, increasing, with a single possible cell.
 pub(crate) fn find(c: &Candidates) -> Option<Deduction> {

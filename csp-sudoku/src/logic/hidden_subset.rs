@@ -1,9 +1,11 @@
 //! Hidden pair and hidden triple: `k` values that, in a unit, can only go in the same `k` cells.
 //! Those cells must take those values, so they lose every other candidate.
 
+use super::candidates::{Candidates, values};
+use super::deduction::{CellValue, Deduction};
+use super::deduction::{describe_cells, describe_eliminations, describe_values};
 use super::subsets::first_subset;
-use super::technique::{describe_cells, describe_eliminations, describe_values};
-use super::{Candidates, CellValue, Deduction, Technique, candidates::values};
+use super::technique::Technique;
 
 /// The first hidden subset of `k` (2 or 3) values, by unit then values, that removes a
 /// candidate.

@@ -3,6 +3,8 @@
 
 mod box_line;
 mod candidates;
+mod deduction;
+mod find;
 mod hidden_single;
 mod hidden_subset;
 mod hint;
@@ -15,7 +17,8 @@ mod subsets;
 mod technique;
 
 pub use candidates::{Candidates, Contradiction};
+pub use deduction::{CellValue, Deduction};
 pub use hint::{Hint, HintCell, HintError, HintKind, hint_for, next_hint};
 pub use rate::{LogicReport, next_deduction, rate_logic};
 pub use singles::{SinglesOutcome, propagate_naked_singles, propagate_singles};
-pub use technique::{CellValue, Deduction, Technique};
+pub use technique::Technique;

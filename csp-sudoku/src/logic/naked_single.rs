@@ -1,6 +1,8 @@
 //! Naked single: a blank cell with exactly one candidate takes it.
 
-use super::{Candidates, CellValue, Deduction, Technique, candidates::values};
+use super::candidates::{Candidates, values};
+use super::deduction::{CellValue, Deduction};
+use super::technique::Technique;
 
 /// The first blank cell (row-major) with a single candidate.
 pub(crate) fn find(c: &Candidates) -> Option<Deduction> {

@@ -1,9 +1,11 @@
 //! Naked pair and naked triple: `k` cells of a unit whose candidates together are `k` values.
 //! Those cells take the `k` values between them, so no other cell of the unit can.
 
+use super::candidates::{Candidates, values};
+use super::deduction::{CellValue, Deduction};
+use super::deduction::{describe_cells, describe_eliminations, describe_values};
 use super::subsets::first_subset;
-use super::technique::{describe_cells, describe_eliminations, describe_values};
-use super::{Candidates, CellValue, Deduction, Technique, candidates::values};
+use super::technique::Technique;
 
 /// The first naked subset of `k` (2 or 3) cells, by unit then cells, that removes a candidate.
 pub(crate) fn find(c: &Candidates, k: usize) -> Option<Deduction> {

@@ -1,8 +1,10 @@
 //! Pointing (box-line interaction): inside a box, a value confined to one row (or column) must
 //! be placed in that row within the box, so the rest of the row loses it.
 
-use super::technique::{describe_cells, describe_eliminations};
-use super::{Candidates, CellValue, Deduction, Technique};
+use super::candidates::Candidates;
+use super::deduction::{CellValue, Deduction};
+use super::deduction::{describe_cells, describe_eliminations};
+use super::technique::Technique;
 use crate::grid::bit;
 
 /// The first box and value, increasing, whose candidates lie in one line and whose line

@@ -4,15 +4,19 @@
 //! Exit codes: 0 solved (or counted at least one solution), 1 no solution or a limit
 //! was reached, 2 bad arguments (n = 0, n too large for the method, a bad number).
 
+mod records;
+
 use std::io::{BufWriter, Write};
 
 use clap::{Args, Subcommand, ValueEnum};
-use csp_core::{MinConflicts, Outcome, SearchConfig, Stats};
+use csp_core::{MinConflicts, Outcome, SearchConfig};
 use csp_queens::{CountOptions, CountReport, Encoding, LocalReport, QueensError, SolveReport};
-use serde_json::{Map, Value, json};
+use serde::Serialize;
 
-use crate::args::{LimitArgs, StrategyArgs, parse_restarts, usage};
-use crate::{CliError, EXIT_OK, EXIT_UNSOLVED};
+use self::records::{CountFacts, CountLine, LocalLine, SolveFacts, SolveLine};
+use crate::args::{LimitArgs, StrategyArgs, parse_restarts};
+use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED};
+use crate::error::{usage, written};
 
 /// Arguments of `csp queens`.
 #[derive(Args)]
@@ -158,7 +162,7 @@ pub fn run(args: QueensArgs) -> Result<u8, CliError> {
                 restart_after,
                 seed,
                 time: timeout,
-                cancel: None,
+                cancel: Some(crate::interrupt::flag()),
             };
             local(n, &config, format, verify)
         }
@@ -207,31 +211,15 @@ fn restarts_name(config: &SearchConfig) -> String {
         .map_or_else(|| "none".to_string(), |policy| policy.to_string())
 }
 
-/// The statistics as a JSON map, with `extra` entries first.
-fn stats_json(extra: Value, stats: &Stats) -> Value {
-    let mut map: Map<String, Value> = match extra {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    };
-    if let Ok(Value::Object(s)) = serde_json::to_value(stats) {
-        map.extend(s);
-    }
-    Value::Object(map)
-}
-
 fn write_out(text: &str) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    out.write_all(text.as_bytes())
-        .and_then(|_| out.flush())
-        .map_err(|source| CliError::Io {
-            context: "writing the answer".into(),
-            source,
-        })
+    let result = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+    written(result, "writing the answer").map(|_| ())
 }
 
-fn write_json(value: &Value) -> Result<(), CliError> {
-    let mut text = serde_json::to_string(value).map_err(|e| CliError::Failed(e.to_string()))?;
+fn write_json(record: &impl Serialize) -> Result<(), CliError> {
+    let mut text = serde_json::to_string(record).map_err(|e| CliError::Failed(e.to_string()))?;
     text.push('\n');
     write_out(&text)
 }
@@ -274,19 +262,19 @@ fn solve(search: &SearchArgs, restarts: Option<&str>, verify: bool) -> Result<u8
         _ => None,
     };
     match search.format {
-        Format::Json => write_json(&stats_json(
-            json!({
-                "n": n,
-                "status": outcome.status(),
-                "solution": rows,
-                "strategy": config.strategy.to_string(),
-                "model": encoding.to_string(),
-                "tie_break": config.tie_break.to_string(),
-                "restart_policy": restarts_name(&config),
-                "seed": config.seed,
-                "limit": limit,
-                "verified": verified,
-            }),
+        Format::Json => write_json(&SolveLine::new(
+            SolveFacts {
+                n,
+                status: outcome.status(),
+                solution: rows.as_deref(),
+                strategy: config.strategy.to_string(),
+                model: encoding.to_string(),
+                tie_break: config.tie_break.to_string(),
+                restart_policy: restarts_name(&config),
+                seed: config.seed,
+                limit,
+                verified,
+            },
             &stats,
         ))?,
         Format::Text => {
@@ -335,20 +323,18 @@ fn count(search: &SearchArgs, options: CountOptions) -> Result<u8, CliError> {
         (true, _) => "solved",
     };
     match search.format {
-        Format::Json => write_json(&stats_json(
-            json!({
-                "n": n,
-                "status": status,
-                "solution": Value::Null,
-                "solutions": report.solutions,
-                "distinct": report.distinct,
-                "complete": report.complete,
-                "symmetry": options.symmetry,
-                "strategy": config.strategy.to_string(),
-                "model": encoding.to_string(),
-                "tie_break": config.tie_break.to_string(),
-                "limit": report.limit,
-            }),
+        Format::Json => write_json(&CountLine::new(
+            CountFacts {
+                n,
+                status,
+                distinct: report.distinct,
+                complete: report.complete,
+                symmetry: options.symmetry,
+                strategy: config.strategy.to_string(),
+                model: encoding.to_string(),
+                tie_break: config.tie_break.to_string(),
+                limit: report.limit,
+            },
             &report.stats,
         ))?,
         Format::Text => {
@@ -379,21 +365,14 @@ fn local(n: usize, config: &MinConflicts, format: Format, verify: bool) -> Resul
     } = csp_queens::local_search(n, config).map_err(queens_error)?;
     let verified = check(rows.as_deref(), verify)?;
     match format {
-        Format::Json => {
-            let mut value = json!({
-                "n": n,
-                "status": status,
-                "solution": rows,
-                "strategy": "min-conflicts",
-                "seed": config.seed,
-                "max_steps": config.max_steps,
-                "verified": verified,
-            });
-            if let (Value::Object(map), Ok(Value::Object(s))) = (&mut value, serde_json::to_value(&stats)) {
-                map.extend(s);
-            }
-            write_json(&value)?;
-        }
+        Format::Json => write_json(&LocalLine::new(
+            n,
+            status,
+            rows.as_deref(),
+            (config.seed, config.max_steps),
+            verified,
+            &stats,
+        ))?,
         Format::Text => {
             let mut text = match &rows {
                 Some(rows) => solution_text(rows),

@@ -7,12 +7,14 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use csp_core::{Branching, Limits, SearchConfig, Strategy};
-use csp_sudoku::{Contender, ModelKind, SolveReport, Summary, default_contenders, summarise};
+use csp_sudoku::{Contender, ModelKind, PerOrder, SolveReport, Summary, default_contenders, summarise};
 
-use crate::args::{parse_seconds, usage};
-use crate::batch::{self, Batch, Item, Puzzles};
-use crate::sudoku::{InputArgs, Rules};
-use crate::{CliError, EXIT_OK};
+use super::chart;
+use crate::args::parse_seconds;
+use crate::error::{CliError, EXIT_OK, usage, written};
+use crate::input::{self, Input, InputArgs, NumberedPuzzle, Puzzles};
+use crate::interrupt;
+use crate::run::Batch;
 
 /// Output formats of `compare`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -94,8 +96,9 @@ fn contenders(args: &CompareArgs) -> Result<Vec<Contender>, CliError> {
 /// Runs `csp sudoku compare`.
 pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     let field = contenders(&args)?;
-    let items: Vec<Item> = batch::puzzles(batch::Input::open(args.input.file.as_deref())?, args.input.input)?
-        .collect::<Result<_, _>>()?;
+    let items: Vec<NumberedPuzzle> =
+        input::puzzles(Input::open(args.input.file.as_deref())?, args.input.input)?
+            .collect::<Result<_, _>>()?;
     for (line, parsed) in &items {
         if let Err(e) = parsed {
             note!("line {line}: skipped: {e}");
@@ -116,21 +119,30 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     let batch = Batch::new(args.jobs)?;
     let mut summaries = Vec::new();
     for contender in &field {
-        let rules = Rules::new(contender.model);
+        if interrupt::requested() {
+            break;
+        }
         let config = SearchConfig {
             strategy: contender.strategy,
             branching: args.branching,
             limits: Limits {
                 nodes: Some(args.node_limit),
                 time: Some(args.timeout),
+                cancel: Some(interrupt::flag()),
                 ..Limits::default()
             },
             ..SearchConfig::default()
         };
+        let per_order = PerOrder::new(config)
+            .kind(Some(contender.model))
+            .branching(Some(args.branching));
         let mut reports: Vec<SolveReport> = Vec::with_capacity(readable);
         batch.run(
             Puzzles::from(items.clone()),
-            |puzzle| csp_sudoku::solve(rules.get(puzzle.order()), puzzle, &config),
+            |puzzle| {
+                let order = puzzle.order();
+                csp_sudoku::solve(per_order.model(order), puzzle, per_order.config(order))
+            },
             |_, result| {
                 if let Ok(report) = result {
                     debug_assert!(report.solution.is_none() || report.status == csp_sudoku::Status::Solved);
@@ -149,7 +161,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         summaries.push(summary);
     }
     let mut out = std::io::stdout().lock();
-    let written = match args.format {
+    let result = match args.format {
         CompareFormat::Table => write_table(&mut out, &summaries),
         CompareFormat::Csv => write_csv(&mut out, &summaries),
         CompareFormat::Json => writeln!(
@@ -158,12 +170,9 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
             serde_json::to_string_pretty(&summaries).expect("plain data")
         ),
     };
-    written.map_err(|source| CliError::Io {
-        context: "cannot write the results".into(),
-        source,
-    })?;
+    written(result, "cannot write the results")?;
     if let Some((path, mut file)) = svg {
-        file.write_all(crate::chart::nodes_chart(&summaries).as_bytes())
+        file.write_all(chart::nodes_chart(&summaries).as_bytes())
             .map_err(|source| svg_error(path, source))?;
     }
     Ok(EXIT_OK)

@@ -1,0 +1,99 @@
+//! `csp sudoku hint`: the next logical step for a partly filled grid, with its reason.
+
+use std::io::Write;
+
+use clap::{Args, ValueEnum};
+use csp_sudoku::{HintProblem, ParseError, PerOrder};
+
+use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED, written};
+use crate::input::{self, Input, InputArgs, NumberedPuzzle};
+use crate::interrupt;
+
+/// Output formats of `hint`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HintFormat {
+    /// `r3c5 = 7 (hidden-single): reason`.
+    Text,
+    /// One JSON object per grid: `row`, `col` (1-based), `value`, `technique`, `reason`,
+    /// `kind`, `unique`, and `eliminations` for elimination steps; or `error`.
+    Json,
+}
+
+/// Arguments of `csp sudoku hint`.
+#[derive(Args)]
+pub struct HintArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = HintFormat::Text)]
+    format: HintFormat,
+}
+
+/// Runs `csp sudoku hint`: exit 0 when every grid got a hint (or is already solved), 1
+/// when a grid has a wrong entry, cannot be read, or needs a guess.
+pub fn run(args: HintArgs) -> Result<u8, CliError> {
+    let puzzles: Vec<NumberedPuzzle> =
+        input::puzzles(Input::open(args.input.file.as_deref())?, args.input.input)?
+            .collect::<Result<_, _>>()?;
+    let per_order = PerOrder::default();
+    let mut out = std::io::stdout().lock();
+    let mut failed = false;
+    for (line, parsed) in &puzzles {
+        if interrupt::requested() {
+            break;
+        }
+        let result = match parsed {
+            Ok(grid) => csp_sudoku::checked_hint(per_order.model(grid.order()), grid).map_err(|p| {
+                let ok = p == HintProblem::Solved;
+                (p.to_string(), ok)
+            }),
+            Err(e @ ParseError::Conflict { .. }) => Err((format!("wrong entry: {e}"), false)),
+            Err(e) => Err((e.to_string(), false)),
+        };
+        failed |= matches!(result, Err((_, false)));
+        let result_written = match (args.format, result) {
+            (HintFormat::Text, Ok(h)) => {
+                let note = if h.unique {
+                    ""
+                } else {
+                    " (note: this grid has more than one solution)"
+                };
+                match h.hint.kind {
+                    csp_sudoku::HintKind::Placement => writeln!(
+                        out,
+                        "r{}c{} = {} ({}): {}{note}",
+                        h.hint.row, h.hint.col, h.hint.value, h.hint.technique, h.hint.reason
+                    ),
+                    csp_sudoku::HintKind::Elimination => {
+                        writeln!(out, "{}: {}{note}", h.hint.technique, h.hint.reason)
+                    }
+                }
+            }
+            (HintFormat::Text, Err((message, _))) => {
+                if puzzles.len() > 1 {
+                    writeln!(out, "# line {line}: {message}")
+                } else {
+                    writeln!(out, "{message}")
+                }
+            }
+            (HintFormat::Json, Ok(h)) => {
+                let mut value = serde_json::to_value(&h).expect("plain data serialises");
+                value["line"] = serde_json::json!(line);
+                writeln!(out, "{value}")
+            }
+            (HintFormat::Json, Err((message, solved))) => writeln!(
+                out,
+                "{}",
+                serde_json::json!({
+                    "line": line,
+                    "status": if solved { "solved" } else { "error" },
+                    "error": message,
+                })
+            ),
+        };
+        if !written(result_written, "cannot write the hint")? {
+            break;
+        }
+    }
+    Ok(if failed { EXIT_UNSOLVED } else { EXIT_OK })
+}

@@ -1,0 +1,294 @@
+//! The `csp` program under careless or hostile use: pipes and FIFOs, closed outputs,
+//! signals, endless and huge lines, and messages a user can act on. Each test names the
+//! finding of the reliability report it holds to.
+
+mod common;
+
+use common::{TempDir, code, run, stderr, stdout};
+
+/// `count` solved 9x9 lines (distinct puzzles: a row pattern shifted per puzzle, with a
+/// few cells blanked).
+fn nine_by_nine(count: usize) -> String {
+    let mut text = String::new();
+    for k in 0..count {
+        for r in 0..9 {
+            for c in 0..9 {
+                let v = (3 * (r % 3) + r / 3 + c + k) % 9 + 1;
+                let blank = (r * 9 + c + k) % 5 == 0;
+                text.push(if blank { '.' } else { char::from(b'0' + v as u8) });
+            }
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// A 36x36 puzzle in numbers format on one line: a full grid with every seventh cell blank.
+fn thirty_six() -> String {
+    let (n, side) = (6, 36);
+    let mut cells = Vec::new();
+    for r in 0..side {
+        for c in 0..side {
+            let v = (n * (r % n) + r / n + c) % side + 1;
+            cells.push(if (r * side + c) % 7 == 0 {
+                ".".to_string()
+            } else {
+                v.to_string()
+            });
+        }
+    }
+    cells.join(" ")
+}
+
+// ---------------------------------------------------------------------------------------------
+// I15: one line per solution at every order
+
+#[test]
+fn large_solutions_are_one_line_each_and_read_back_as_a_batch() {
+    let input = format!("{}\n{}\n", thirty_six(), thirty_six());
+    let out = run(&["sudoku", "solve"], Some(&input));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let solutions = stdout(&out);
+    assert_eq!(solutions.lines().count(), 2, "one line per puzzle");
+    // The output is a file of puzzles again: every line is read back as a solved grid.
+    let again = run(&["sudoku", "solve"], Some(&solutions));
+    assert_eq!(stdout(&again), solutions);
+    let json = run(&["sudoku", "solve", "--format", "json"], Some(&input));
+    for line in stdout(&json).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(!v["solution"].as_str().unwrap().contains('\n'));
+    }
+    // The grid format stays a grid.
+    let grid = run(&["sudoku", "solve", "--format", "grid"], Some(&input));
+    assert!(stdout(&grid).lines().count() > 72);
+}
+
+// ---------------------------------------------------------------------------------------------
+// S4: a closed pipe ends every command quietly
+
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_every_command_quietly() {
+    use std::process::{Command, Stdio};
+    let dir = TempDir::new("closed-pipe");
+    let puzzles = dir.file("puzzles.txt", &nine_by_nine(3000));
+    let commands: [&[&str]; 6] = [
+        &["queens", "local", "200000"],
+        &["queens", "solve", "2000"],
+        &["sudoku", "hint", &puzzles],
+        &["sudoku", "solve", &puzzles],
+        &["sudoku", "rate", &puzzles],
+        &["sudoku", "generate", "--count", "100000", "--order", "2"],
+    ];
+    for args in commands {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes away before the first answer is written.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("error:"), "{args:?}: {}", stderr(&out));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// I14: a pipe given as a path is read exactly once
+
+/// Solves the puzzles written into a FIFO whose path is given to `csp`, with a
+/// pseudo-terminal on standard error if asked (through `script`), and returns the lines
+/// written; `None` when the terminal is asked for and `script` is missing.
+#[cfg(unix)]
+fn solve_through_fifo(dir: &TempDir, puzzles: &str, tty_stderr: bool) -> Option<String> {
+    use std::io::Write;
+    use std::process::Command;
+    let fifo = dir.path("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().ok()?;
+    assert!(made.success());
+    let output = dir.path("out.txt");
+    let writer = {
+        let (fifo, puzzles) = (fifo.clone(), puzzles.to_string());
+        std::thread::spawn(move || {
+            let mut pipe = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
+            let _ = pipe.write_all(puzzles.as_bytes());
+        })
+    };
+    let bin = env!("CARGO_BIN_EXE_csp");
+    let status = if tty_stderr {
+        // `script` runs the command with a pseudo-terminal on standard error.
+        let line = format!("'{bin}' sudoku solve '{fifo}' > '{output}'");
+        match Command::new("script").args(["-qec", &line, "/dev/null"]).output() {
+            Ok(out) => out.status,
+            Err(_) => {
+                // No `script` here: let the writer finish and skip the terminal case.
+                let _ = std::fs::File::open(&fifo).map(|f| std::io::copy(&mut &f, &mut std::io::sink()));
+                writer.join().unwrap();
+                return None;
+            }
+        }
+    } else {
+        Command::new(bin)
+            .args(["sudoku", "solve", &fifo])
+            .stdout(std::fs::File::create(&output).unwrap())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap()
+    };
+    writer.join().unwrap();
+    assert!(status.success(), "{status}");
+    std::fs::remove_file(&fifo).unwrap();
+    Some(std::fs::read_to_string(&output).unwrap())
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_read_once_with_or_without_a_terminal() {
+    let dir = TempDir::new("fifo");
+    let puzzles = nine_by_nine(2000);
+    let plain = solve_through_fifo(&dir, &puzzles, false).expect("mkfifo works");
+    assert_eq!(plain.lines().count(), 2000);
+    assert!(!plain.contains('#'), "every puzzle solved");
+    // With a terminal on standard error the progress bar must not drain the FIFO.
+    if let Some(on_terminal) = solve_through_fifo(&dir, &puzzles, true) {
+        assert_eq!(on_terminal, plain);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// I8-I12: line-format input keeps memory flat whatever arrives
+
+#[test]
+fn a_line_longer_than_any_puzzle_is_reported_and_the_batch_goes_on() {
+    let good = nine_by_nine(2);
+    let (first, second) = good.split_once('\n').unwrap();
+    let input = format!("{first}\n{}\n{second}", ".".repeat(200_000));
+    for mode in ["auto", "lines"] {
+        let out = run(&["sudoku", "solve", "--input", mode], Some(&input));
+        assert_eq!(code(&out), 1);
+        let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert_eq!(
+            lines[1],
+            "# line 2: error: line 2: longer than any puzzle (more than 65536 bytes)"
+        );
+        assert!(!lines[0].starts_with('#') && !lines[2].starts_with('#'));
+    }
+    // Without a line end at all.
+    let out = run(&["sudoku", "solve"], Some(&"0".repeat(100_000)));
+    assert!(stdout(&out).contains("line 1: longer than any puzzle"));
+}
+
+#[test]
+fn a_bad_first_line_does_not_make_the_rest_a_grid() {
+    // The first line could be the row of a grid; the second cannot, so the input is lines.
+    let input = format!("bad line\n{}", nine_by_nine(500));
+    let out = run(&["sudoku", "solve"], Some(&input));
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 501);
+    assert!(text.starts_with("# line 1: error: line 1: found 7 cells"));
+    assert_eq!(text.matches('#').count(), 1);
+    // Rows of a grid after comments are still one grid, with lines counted from the file.
+    let grid = "# a grid\n\n1 . 3 .\n. . 1 .\n. 1 . .\n4 . . 1\n";
+    let out = run(&["sudoku", "solve"], Some(grid));
+    assert_eq!((code(&out), stdout(&out).lines().count()), (0, 1));
+    let wrong = grid.replace("4 . . 1", "4 . . 4");
+    let out = run(&["sudoku", "solve"], Some(&wrong));
+    assert!(
+        stdout(&out).contains("line 6, column 7: 4 appears twice"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// S1, S2: a signal stops a batch, and every answer found is kept
+
+/// Waits up to `seconds` for `done` to hold.
+fn wait_for(seconds: u64, mut done: impl FnMut() -> bool) -> bool {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while std::time::Instant::now() < end {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    done()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_signal_stops_a_batch_and_every_answer_found_is_written() {
+    use std::process::{Command, Stdio};
+    let dir = TempDir::new("signal");
+    // Five puzzles counted at once, then empty grids whose count takes minutes.
+    let input = format!("{}{}", nine_by_nine(5), format!("{}\n", ".".repeat(81)).repeat(3));
+    let puzzles = dir.file("puzzles.txt", &input);
+    for (signal, exit) in [("INT", 130), ("TERM", 143)] {
+        let output = dir.path(&format!("{signal}.txt"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
+            .args(["sudoku", "count", &puzzles, "--limit", "1000000000"])
+            .stdout(std::fs::File::create(&output).unwrap())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The answers found are in the file about a second later, long before the end (S2).
+        let lines = || std::fs::read_to_string(&output).unwrap().lines().count();
+        assert!(wait_for(20, || lines() == 5), "{} lines", lines());
+        let killed = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let mut done = None;
+        assert!(wait_for(20, || {
+            done = child.try_wait().unwrap();
+            done.is_some()
+        }));
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(exit));
+        let written = std::fs::read_to_string(&output).unwrap();
+        let lines: Vec<&str> = written.lines().collect();
+        // The five answers, the count in progress stopped as at a limit, nothing more.
+        assert_eq!(lines.len(), 6, "{written}");
+        assert!(lines[..5].iter().all(|l| *l == "1"), "{written}");
+        assert!(lines[5].starts_with("# line 6: limit: cancelled"), "{written}");
+        let summary = stderr(&out);
+        assert!(
+            summary.contains(&format!("interrupted by SIG{signal}")),
+            "{summary}"
+        );
+        assert!(summary.contains("6 puzzles: 5 counted"), "{summary}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn an_endless_line_is_reported_at_once() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
+        .args(["sudoku", "solve", "/dev/zero"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(
+        first,
+        "# line 1: error: line 1: longer than any puzzle (more than 65536 bytes)\n"
+    );
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    assert_eq!(child.wait().unwrap().code(), Some(143));
+}
