@@ -114,7 +114,7 @@ pub fn parse_restarts(text: &str) -> Result<Option<Restarts>, String> {
         }),
         "geometric" => Some(Restarts::Geometric {
             first: num(parts.next(), 100.0)? as u64,
-            factor: num(parts.next(), 1.5)?.max(1.0),
+            factor: num(parts.next(), 1.5)?,
         }),
         _ => {
             return Err(format!(
@@ -124,6 +124,12 @@ pub fn parse_restarts(text: &str) -> Result<Option<Restarts>, String> {
     };
     if parts.next().is_some() {
         return Err(format!("too many parts in restart policy `{text}`"));
+    }
+    // A factor of 1 or less keeps every cutoff at the first: no run could finish a subtree.
+    if policy.is_some_and(|p| !p.grows()) {
+        return Err(format!(
+            "restart policy `{text}`: the factor must be a number greater than 1"
+        ));
     }
     Ok(policy)
 }

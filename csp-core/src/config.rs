@@ -243,7 +243,7 @@ pub enum Restarts {
         /// Nodes in the unit run.
         scale: u64,
     },
-    /// Cutoffs `first * factor^i`.
+    /// Cutoffs `first * factor^i`, and at least `first + i` (so that they always grow).
     Geometric {
         /// Nodes in the first run.
         first: u64,
@@ -259,7 +259,10 @@ impl Restarts {
             Restarts::Luby { scale } => scale.max(1).saturating_mul(luby(u64::from(i) + 1)),
             Restarts::Geometric { first, factor } => {
                 let c = first.max(1) as f64 * factor.max(1.0).powi(i as i32);
-                if c >= u64::MAX as f64 { u64::MAX } else { c as u64 }
+                let c = if c >= u64::MAX as f64 { u64::MAX } else { c as u64 };
+                // At least one more node per run: a factor barely above 1 would otherwise
+                // keep the cutoff where no run finishes a subtree for millions of runs.
+                c.max(first.max(1).saturating_add(u64::from(i)))
             }
         }
     }
@@ -377,6 +380,37 @@ pub enum ConfigError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn geometric_cutoffs_always_grow() {
+        let barely = Restarts::Geometric {
+            first: 1,
+            factor: 1.000_000_1,
+        };
+        assert!((0..1000).all(|i| barely.cutoff(i + 1) > barely.cutoff(i)));
+        let usual = Restarts::Geometric {
+            first: 100,
+            factor: 1.5,
+        };
+        assert_eq!(
+            (0..4).map(|i| usual.cutoff(i)).collect::<Vec<_>>(),
+            [100, 150, 225, 337]
+        );
+        assert!(
+            !Restarts::Geometric {
+                first: 1,
+                factor: 1.0
+            }
+            .grows()
+        );
+        assert!(
+            !Restarts::Geometric {
+                first: 1,
+                factor: f64::NAN
+            }
+            .grows()
+        );
+    }
 
     #[test]
     fn luby_sequence_starts_as_published() {
