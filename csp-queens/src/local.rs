@@ -237,10 +237,18 @@ impl ConflictModel for QueensConflicts {
     /// conflicts among them. Rows never conflict; only the last
     /// columns, where few rows are left, may end up on an attacked diagonal.
     fn initialize(&mut self, rng: &mut dyn RngCore) {
+        self.initialize_within(rng, &mut || false);
+    }
+
+    fn initialize_within(&mut self, rng: &mut dyn RngCore, expired: &mut dyn FnMut() -> bool) -> bool {
         self.clear();
         let n = self.n;
         let mut free: Vec<u32> = (0..n as u32).collect();
         for col in 0..n {
+            // The greedy start takes seconds on millions of queens: the limits hold in it.
+            if col % 65_536 == 0 && col > 0 && expired() {
+                return false;
+            }
             let (mut best, mut best_conflicts) = (0usize, u32::MAX);
             // Few rows left: try each of them, from a random start; else sample.
             let exhaustive = free.len() <= GREEDY_SCAN_ALL;
@@ -266,6 +274,7 @@ impl ConflictModel for QueensConflicts {
             self.put(col, row);
         }
         self.placed = true;
+        true
     }
 
     fn random_conflicted(&mut self, rng: &mut dyn RngCore) -> Option<usize> {

@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Instant;
 
 use csp_core::{Domain, Model, Relation, Strength};
 use serde::Serialize;
@@ -48,6 +49,18 @@ impl Encoding {
     /// Builds the model, with the first column's queen restricted to `first` if given
     /// (the mirror-symmetry reduction of counting).
     pub(crate) fn model_with_first(self, n: usize, first: Option<Domain>) -> Result<Model, QueensError> {
+        Ok(self.model_until(n, first, None)?.expect("no deadline to miss"))
+    }
+
+    /// [`Encoding::model_with_first`] that gives up (`Ok(None)`) once `deadline` has
+    /// passed: the pairwise model of a large board takes seconds to build, and a time
+    /// limit covers the whole run.
+    pub(crate) fn model_until(
+        self,
+        n: usize,
+        first: Option<Domain>,
+        deadline: Option<Instant>,
+    ) -> Result<Option<Model>, QueensError> {
         check_n(n, self.max_n(), "systematic search with this model")?;
         let mut model = Model::new();
         let rows = Domain::range(0, n as i32 - 1).expect("n >= 1");
@@ -63,6 +76,9 @@ impl Encoding {
         match self {
             Encoding::Pairwise => {
                 for i in 0..n {
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        return Ok(None);
+                    }
                     for j in i + 1..n {
                         model
                             .post(q[i], q[j], Relation::NotEqual)
@@ -84,7 +100,7 @@ impl Encoding {
                 }
             }
         }
-        Ok(model)
+        Ok(Some(model))
     }
 }
 

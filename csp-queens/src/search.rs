@@ -73,14 +73,27 @@ impl SolveReport {
 /// assert_eq!(report.stats.nodes, 113);
 /// # Ok::<(), csp_queens::QueensError>(())
 /// ```
-pub fn solve(n: usize, encoding: Encoding, config: SearchConfig) -> Result<SolveReport, QueensError> {
-    let model = encoding.model(n)?;
+///
+/// A time limit covers the whole run, building the model included, and so does the
+/// reported `elapsed` time.
+pub fn solve(n: usize, encoding: Encoding, mut config: SearchConfig) -> Result<SolveReport, QueensError> {
+    let started = Instant::now();
+    let deadline = config.limits.time.map(|limit| started + limit);
+    let Some(model) = encoding.model_until(n, None, deadline)? else {
+        return Ok(SolveReport {
+            outcome: Outcome::Limit(LimitKind::Time),
+            stats: Stats {
+                elapsed: started.elapsed(),
+                ..Stats::default()
+            },
+        });
+    };
+    config.limits.time = deadline.map(|d| d.saturating_duration_since(Instant::now()));
     let mut solver = Solver::new(&model, config)?;
     let outcome = solver.solve();
-    Ok(SolveReport {
-        outcome,
-        stats: solver.stats().clone(),
-    })
+    let mut stats = solver.stats().clone();
+    stats.elapsed = started.elapsed();
+    Ok(SolveReport { outcome, stats })
 }
 
 /// What to count.

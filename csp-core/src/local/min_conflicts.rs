@@ -115,7 +115,21 @@ pub fn min_conflicts<M: ConflictModel + ?Sized>(model: &mut M, config: &MinConfl
     let started = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
     let mut stats = LocalStats::default();
-    model.initialize(&mut rng);
+    // The limits hold during initial assignments too, which are long on large models.
+    let stopped = || {
+        if config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            Some(LocalOutcome::Cancelled)
+        } else if config.time.is_some_and(|max| started.elapsed() >= max) {
+            Some(LocalOutcome::TimeLimit)
+        } else {
+            None
+        }
+    };
+    if !model.initialize_within(&mut rng, &mut || stopped().is_some()) {
+        stats.elapsed = started.elapsed();
+        let outcome = stopped().unwrap_or(LocalOutcome::TimeLimit);
+        return LocalRun { outcome, stats };
+    }
     stats.initial_conflicts = model.num_conflicted() as u64;
     let mut try_steps = 0u64;
     let outcome = loop {
@@ -126,15 +140,14 @@ pub fn min_conflicts<M: ConflictModel + ?Sized>(model: &mut M, config: &MinConfl
             break LocalOutcome::StepLimit;
         }
         if stats.steps % 1024 == 0 {
-            if config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
-                break LocalOutcome::Cancelled;
-            }
-            if config.time.is_some_and(|max| started.elapsed() >= max) {
-                break LocalOutcome::TimeLimit;
+            if let Some(outcome) = stopped() {
+                break outcome;
             }
         }
         if config.restart_after.is_some_and(|after| try_steps >= after) {
-            model.initialize(&mut rng);
+            if !model.initialize_within(&mut rng, &mut || stopped().is_some()) {
+                break stopped().unwrap_or(LocalOutcome::TimeLimit);
+            }
             stats.restarts += 1;
             try_steps = 0;
             log::debug!(

@@ -79,6 +79,15 @@ pub trait ConflictModel {
         }
     }
 
+    /// [`ConflictModel::initialize`] for starts that take long on large models: stops
+    /// early, returning `false`, once `expired` (asked now and then) says so; the
+    /// assignment is then incomplete and is not read. Default: `initialize`, whole.
+    fn initialize_within(&mut self, rng: &mut dyn RngCore, expired: &mut dyn FnMut() -> bool) -> bool {
+        let _ = expired;
+        self.initialize(rng);
+        true
+    }
+
     /// A variable in conflict at its current value, drawn uniformly; `None` when there
     /// is none (a solution). Default: one scan with reservoir sampling.
     fn random_conflicted(&mut self, rng: &mut dyn RngCore) -> Option<usize> {

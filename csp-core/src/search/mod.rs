@@ -20,7 +20,7 @@ use std::time::Instant;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::config::{ConfigError, Inference, SearchConfig, ValueOrder};
+use crate::config::{ConfigError, Inference, SearchConfig};
 use crate::model::Model;
 use crate::network::Network;
 use crate::propagation::Propagator;
@@ -79,7 +79,7 @@ pub struct Solver<'m> {
     weights: FailureWeights,
     /// For mrv-degree: each variable's unassigned neighbours.
     degrees: Option<UnassignedDegrees>,
-    /// For LCV: each variable's neighbours and how they are tied to it.
+    /// Scratch for LCV.
     lcv: Lcv,
     /// The seeded generator of random tie-breaks and random value orders.
     rng: ChaCha8Rng,
@@ -116,11 +116,7 @@ impl<'m> Solver<'m> {
             engine: Propagation::new(&network, n, config.strategy.inference == Inference::Mac),
             weights: FailureWeights::new(&network, config.strategy.var_order),
             degrees: UnassignedDegrees::for_order(model, config.strategy.var_order),
-            lcv: if config.strategy.value_order == ValueOrder::Lcv {
-                Lcv::new(model, &network)
-            } else {
-                Lcv::default()
-            },
+            lcv: Lcv::default(),
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             runs: RunCounter::default(),
             stats: Stats::default(),

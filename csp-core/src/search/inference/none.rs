@@ -42,6 +42,12 @@ impl<'a> Legality<'a> {
         self.network
     }
 
+    /// The n-ary constraints.
+    #[inline]
+    pub(in crate::search) fn props(&self) -> &'a [Arc<dyn Propagator>] {
+        self.props
+    }
+
     /// The current domains.
     #[inline]
     pub(in crate::search) fn store(&self) -> &'a Store {

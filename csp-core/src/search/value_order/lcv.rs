@@ -2,62 +2,49 @@
 //! many legal values of unassigned neighbours each would remove, fewest first, ties to
 //! the lower value. A neighbour's value excluded by several constraints counts once.
 
-use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use smallvec::SmallVec;
-
-use crate::model::Model;
 use crate::network::Network;
+use crate::propagation::Propagator;
 use crate::search::inference::none::Legality;
 use crate::var::VarId;
 
-/// How an unassigned neighbour is tied to a variable: the binary arc `other -> var` if
-/// any, and each shared n-ary constraint as `(propagator, position of var, position of
+/// One tie between the chosen variable and a neighbour: the binary arc
+/// `other -> var`, or an n-ary constraint as `(propagator, position of var, position of
 /// other)`.
-struct Link {
-    other: VarId,
-    arc: Option<u32>,
-    props: SmallVec<[(u32, u32, u32); 2]>,
+#[derive(Clone, Copy)]
+enum Tie {
+    Arc(u32),
+    Propagator(u32, u32, u32),
 }
 
-/// Each variable's distinct neighbours and how they are tied to it (built once per
-/// search, only for LCV), and scratch for the scores.
+/// Scratch for LCV, reused from node to node: the chosen variable's ties to its
+/// neighbours (gathered per decision, so memory stays linear in the model, not in the
+/// square of its variables) and the scores of its values.
 #[derive(Default)]
 pub(in crate::search) struct Lcv {
-    links: Vec<Vec<Link>>,
+    ties: Vec<(VarId, Tie)>,
     scores: Vec<(u64, i32)>,
 }
 
 impl Lcv {
-    pub(in crate::search) fn new(model: &Model, network: &Network) -> Lcv {
-        let links = model
-            .vars()
-            .map(|var| {
-                let mut links: BTreeMap<VarId, Link> = BTreeMap::new();
-                let link = |other| Link {
-                    other,
-                    arc: None,
-                    props: SmallVec::new(),
-                };
-                for adj in network.adjacency.row(var.index()) {
-                    links.entry(adj.other).or_insert_with(|| link(adj.other)).arc = Some(adj.in_arc);
-                }
-                for watch in network.watches.row(var.index()) {
-                    let vars = model.propagators()[watch.prop as usize].variables();
-                    for (j, &other) in vars.iter().enumerate() {
-                        if other != var {
-                            let entry = links.entry(other).or_insert_with(|| link(other));
-                            entry.props.push((watch.prop, watch.local, j as u32));
-                        }
-                    }
-                }
-                links.into_values().collect()
-            })
-            .collect();
-        Lcv {
-            links,
-            scores: Vec::new(),
+    /// `var`'s neighbours and how each is tied to it, grouped by neighbour in increasing
+    /// order; within a neighbour the arc first, then the n-ary constraints in watch order.
+    fn gather_ties(&mut self, var: VarId, network: &Network, props: &[Arc<dyn Propagator>]) {
+        self.ties.clear();
+        for adj in network.adjacency.row(var.index()) {
+            self.ties.push((adj.other, Tie::Arc(adj.in_arc)));
         }
+        for watch in network.watches.row(var.index()) {
+            for (j, &other) in props[watch.prop as usize].variables().iter().enumerate() {
+                if other != var {
+                    self.ties
+                        .push((other, Tie::Propagator(watch.prop, watch.local, j as u32)));
+                }
+            }
+        }
+        // Stable: the order of ties within a neighbour is kept.
+        self.ties.sort_by_key(|&(other, _)| other);
     }
 
     /// `var`'s values in LCV order, with their scores; `None` if `expired` said so (it is
@@ -71,39 +58,42 @@ impl Lcv {
         checks: &mut u64,
         expired: &mut dyn FnMut() -> bool,
     ) -> Option<&[(u64, i32)]> {
-        let mut work = 0u32;
         let (network, store) = (legality.network(), legality.store());
+        self.gather_ties(var, network, legality.props());
+        let ties = &self.ties[..];
         self.scores.clear();
+        let mut work = 0u32;
         let mut cursor = None;
         while let Some(a) = store.next_value(var, cursor) {
             cursor = Some(a);
             let mut removed = 0u64;
-            for link in &self.links[var.index()] {
-                if legality.is_assigned(link.other) {
+            for group in ties.chunk_by(|x, y| x.0 == y.0) {
+                let other = group[0].0;
+                if legality.is_assigned(other) {
                     continue;
                 }
                 let mut c = None;
-                while let Some(b) = store.next_value(link.other, c) {
+                while let Some(b) = store.next_value(other, c) {
                     c = Some(b);
                     work = work.wrapping_add(1);
                     if work % 4096 == 0 && expired() {
                         return None;
                     }
-                    let by_arc = link.arc.is_some_and(|arc| {
-                        *checks += 1;
-                        !network.arcs[arc as usize].kind.allows(b, a)
+                    // A value excluded by several ties counts once.
+                    let excluded = group.iter().any(|&(_, tie)| match tie {
+                        Tie::Arc(arc) => {
+                            *checks += 1;
+                            !network.arcs[arc as usize].kind.allows(b, a)
+                        }
+                        Tie::Propagator(p, local_var, local_other) => !legality.prop_consistent(
+                            p as usize,
+                            local_other as usize,
+                            b,
+                            Some((local_var as usize, a)),
+                            checks,
+                        ),
                     });
-                    let excluded = by_arc
-                        || link.props.iter().any(|&(p, local_var, local_other)| {
-                            !legality.prop_consistent(
-                                p as usize,
-                                local_other as usize,
-                                b,
-                                Some((local_var as usize, a)),
-                                checks,
-                            )
-                        });
-                    if excluded && (!none || legality.agrees(link.other, b, checks)) {
+                    if excluded && (!none || legality.agrees(other, b, checks)) {
                         removed += 1;
                     }
                 }
