@@ -32,7 +32,10 @@ impl Domain {
         }
         let span = i64::from(hi) - i64::from(lo) + 1;
         if span > MAX_DOMAIN_SPAN {
-            return Err(ModelError::DomainTooWide { span });
+            return Err(ModelError::DomainTooWide {
+                span,
+                max: MAX_DOMAIN_SPAN,
+            });
         }
         let mut bits = FixedBitSet::with_capacity(span as usize);
         bits.insert_range(..);
@@ -47,7 +50,10 @@ impl Domain {
         };
         let span = i64::from(hi) - i64::from(lo) + 1;
         if span > MAX_DOMAIN_SPAN {
-            return Err(ModelError::DomainTooWide { span });
+            return Err(ModelError::DomainTooWide {
+                span,
+                max: MAX_DOMAIN_SPAN,
+            });
         }
         let mut bits = FixedBitSet::with_capacity(span as usize);
         for v in values {

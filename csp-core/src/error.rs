@@ -11,10 +11,12 @@ pub enum ModelError {
     #[error("a domain must have at least one value")]
     EmptyDomain,
     /// A domain spans more values than a bitset domain allows.
-    #[error("a domain may span at most {max} values, this one spans {span}", max = crate::domain::MAX_DOMAIN_SPAN)]
+    #[error("a domain may span at most {max} values, this one spans {span}")]
     DomainTooWide {
         /// `max - min + 1` of the requested domain.
         span: i64,
+        /// The widest span allowed.
+        max: i64,
     },
     /// A variable handle that does not belong to this model.
     #[error("variable {index} does not exist (the model has {count} variables)")]
