@@ -5,7 +5,7 @@
 //! ```
 //! use csp_sudoku::{parse_puzzle, propagate_singles, rate_logic, next_hint, Technique};
 //!
-//! // The example of seed 000, written with `?` for blanks.
+//! // The example of the seed-000 document (`data/sudoku/README.md`), written with `?` for blanks.
 //! let puzzle = parse_puzzle(
 //!     "? ? 8 ? ? ? 1 5 ?
 //!      ? ? ? ? ? 1 8 ? ?
@@ -20,7 +20,7 @@
 //! assert_eq!((puzzle.size(), puzzle.givens()), (9, 27));
 //! assert_eq!(puzzle.to_string(), "..8...15......18..3.54....95....9....9.234.7....1....84....59.1..67......53...2..");
 //!
-//! // Naked and hidden singles alone get stuck on it (seed 000 then guesses with `amb`)...
+//! // Naked and hidden singles alone get stuck on it (the seed-000 solver then guesses with `amb`)...
 //! let outcome = propagate_singles(&puzzle);
 //! assert!(!outcome.is_solved());
 //! assert_eq!(outcome.filled(), 11);

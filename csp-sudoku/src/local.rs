@@ -1,4 +1,4 @@
-//! Local search for Sudoku: simulated annealing in the formulation of seed 001, and
+//! Local search for Sudoku: simulated annealing in the formulation of the seed-001 document (`data/sudoku/README.md`), and
 //! min-conflicts, both on csp-core's generic local-search engines.
 //!
 //! * [`BoxSwaps`] ([`AnnealingModel`]): every box is filled with its missing values, a move

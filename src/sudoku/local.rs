@@ -20,7 +20,7 @@ pub enum Method {
     /// Systematic backtracking search with propagation (complete: also proves "no solution").
     #[default]
     Backtracking,
-    /// Simulated annealing on box permutations (seed 001); cannot prove "no solution".
+    /// Simulated annealing on box permutations (the seed-001 schedule); cannot prove "no solution".
     Annealing,
     /// Min-conflicts with a random walk on the cells; cannot prove "no solution".
     MinConflicts,

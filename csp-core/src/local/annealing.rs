@@ -1,6 +1,6 @@
 //! Simulated annealing with a seed, a step limit and a self-adjusting temperature.
 //!
-//! The schedule is the one of seed 001 (simulated annealing for Sudoku): the temperature
+//! The schedule is the one of the seed-001 document (`data/sudoku/README.md`) (simulated annealing for Sudoku): the temperature
 //! drops a little after every accepted move ("while the score is improving we decrease the
 //! heat") and rises a little after a streak of rejected moves ("whilst we're stuck, we will
 //! increase the heat"). A worsening move by `d` is accepted with probability `exp(-d / T)`.
@@ -85,7 +85,7 @@ pub trait AnnealingModel {
     }
 }
 
-/// Settings of [`anneal`]. The defaults are the schedule of seed 001.
+/// Settings of [`anneal`]. The defaults are the schedule of the seed-001 document.
 #[derive(Clone, Debug)]
 pub struct Annealing {
     /// Proposed moves (accepted or not) before giving up. Default: 1,000,000.

@@ -1,5 +1,5 @@
-//! Propagation-only solvers: naked singles (seed 004), plus hidden singles ("discarded values",
-//! seed 002), applied until nothing changes.
+//! Propagation-only solvers: naked singles (the seed-004 document), plus hidden singles ("discarded values",
+//! the seed-002 document; see `data/sudoku/README.md`), applied until nothing changes.
 
 use serde::Serialize;
 
@@ -73,7 +73,7 @@ pub fn propagate_singles(grid: &Grid) -> SinglesOutcome {
 }
 
 /// Fills naked singles only (cells with one option) until nothing changes: the solver of
-/// seed 004, which gets stuck on harder puzzles.
+/// the seed-004 solver, which gets stuck on harder puzzles.
 pub fn propagate_naked_singles(grid: &Grid) -> SinglesOutcome {
     propagate(grid, false)
 }
