@@ -5,6 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
+use smallvec::SmallVec;
+
 use crate::domain::Domain;
 use crate::error::ModelError;
 use crate::propagation::Propagator;
@@ -363,11 +365,13 @@ impl Model {
 
     /// [`ModelError::RepeatedVariable`] if `vars` lists a variable twice.
     fn check_distinct(vars: &[VarId], what: &'static str) -> Result<(), ModelError> {
-        let mut seen = std::collections::BTreeSet::new();
-        match vars.iter().find(|v| !seen.insert(**v)) {
-            Some(var) => Err(ModelError::RepeatedVariable {
+        // Sorted on the stack for the usual scopes (a Sudoku unit, a row of queens).
+        let mut sorted: SmallVec<[VarId; 64]> = SmallVec::from_slice(vars);
+        sorted.sort_unstable();
+        match sorted.windows(2).find(|w| w[0] == w[1]) {
+            Some(w) => Err(ModelError::RepeatedVariable {
                 what,
-                index: var.index(),
+                index: w[0].index(),
             }),
             None => Ok(()),
         }
