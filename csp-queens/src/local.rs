@@ -49,6 +49,8 @@ pub struct QueensConflicts {
     empty_listed: Vec<bool>,
     /// Whether the board holds an assignment yet (the counters are valid).
     placed: bool,
+    /// Whether any queen was ever put (the counters may be non-zero).
+    dirty: bool,
 }
 
 impl QueensConflicts {
@@ -71,6 +73,7 @@ impl QueensConflicts {
             empty_rows: Vec::new(),
             empty_listed: vec![false; n],
             placed: false,
+            dirty: false,
         })
     }
 
@@ -241,12 +244,18 @@ impl ConflictModel for QueensConflicts {
     }
 
     fn initialize_within(&mut self, rng: &mut dyn RngCore, expired: &mut dyn FnMut() -> bool) -> bool {
-        self.clear();
+        // New counters are zero already: clearing them would touch every page of a large
+        // board before the clock is first read.
+        if self.dirty {
+            self.clear();
+        }
+        self.dirty = true;
+        self.placed = false;
         let n = self.n;
         let mut free: Vec<u32> = (0..n as u32).collect();
         for col in 0..n {
             // The greedy start takes seconds on millions of queens: the limits hold in it.
-            if col % 65_536 == 0 && col > 0 && expired() {
+            if col % 4096 == 0 && expired() {
                 return false;
             }
             let (mut best, mut best_conflicts) = (0usize, u32::MAX);

@@ -363,3 +363,19 @@ fn strategies_are_independent_parts() {
     let report = solve(10, Encoding::Pairwise, SearchConfig::with_strategy(s)).unwrap();
     assert_eq!(verify(&report.rows().unwrap()), Ok(()));
 }
+
+#[test]
+fn the_time_limit_holds_during_the_greedy_start() {
+    // Finding L6: the greedy start of two million queens takes about a second and used to
+    // run to the end before the clock was first read.
+    let config = csp_core::MinConflicts {
+        time: Some(std::time::Duration::from_millis(1)),
+        ..csp_core::MinConflicts::default()
+    };
+    let report = csp_queens::local_search(2_000_000, &config).expect("a board size min-conflicts takes");
+    assert_eq!(report.outcome, Some(csp_core::LocalOutcome::TimeLimit));
+    assert_eq!(report.stats.steps, 0);
+    // Stopped inside the start, not after it: no initial assignment was counted.
+    assert_eq!(report.stats.initial_conflicts, 0);
+    assert!(report.rows.is_none());
+}
