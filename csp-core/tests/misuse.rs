@@ -135,3 +135,24 @@ fn a_solution_cap_of_zero_means_the_same_to_solve_and_count() {
     let mut first = Solver::new(&m, capped).unwrap();
     assert_eq!(first.solutions().count(), 0);
 }
+
+#[test]
+fn the_time_limit_holds_while_a_large_model_is_compiled() {
+    // L4: compiling millions of binary constraints took seconds outside the clock. Here a
+    // limit already passed stops `Solver::new` inside the compilation: the root
+    // propagation never runs, so the given's neighbours keep their values.
+    let mut m = Model::new();
+    let v = m.int_vars(120, 0, 200).unwrap();
+    m.all_different(&v).unwrap();
+    m.fix(v[0], 7).unwrap();
+    let mut config = config("mrv/asc/mac");
+    config.limits.time = Some(Duration::from_nanos(1));
+    let mut solver = Solver::new(&m, config.clone()).unwrap();
+    assert_eq!(solver.solve(), Outcome::Limit(LimitKind::Time));
+    assert!(solver.current_domain(v[1]).contains(&7));
+    assert_eq!(solver.count().limit, Some(LimitKind::Time));
+    // Without the limit the same model compiles and solves (the network is built anew).
+    config.limits.time = None;
+    let mut solver = Solver::new(&m, config).unwrap();
+    assert!(matches!(solver.solve(), Outcome::Solved(_)));
+}

@@ -358,6 +358,25 @@ impl Model {
             .unwrap_or_else(|_| unreachable!("a model is compiled to one type only"))
     }
 
+    /// [`Model::compiled`] with a build that may give up (`None`): nothing is kept then,
+    /// and the next call builds again.
+    pub(crate) fn try_compiled<T: Any + Send + Sync>(
+        &self,
+        build: impl FnOnce(&Model) -> Option<T>,
+    ) -> Option<Arc<T>> {
+        if self.compiled.get().is_none() {
+            let built: Arc<dyn Any + Send + Sync> = Arc::new(build(self)?);
+            // Another clone sharing nothing with this one cannot race here: `compiled`
+            // belongs to this model value.
+            let _ = self.compiled.set(built);
+        }
+        let any = self.compiled.get().expect("compiled just now").clone();
+        Some(
+            any.downcast::<T>()
+                .unwrap_or_else(|_| unreachable!("a model is compiled to one type only")),
+        )
+    }
+
     /// The scope of each all-different propagator on plain variables, in posting order.
     pub(crate) fn plain_all_different(&self) -> &[Vec<VarId>] {
         &self.plain_all_different

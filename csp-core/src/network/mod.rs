@@ -55,10 +55,20 @@ pub(crate) struct Network {
 
 impl Network {
     pub(crate) fn build(model: &Model) -> Network {
+        Network::build_until(model, &mut || false).expect("nothing stops the build")
+    }
+
+    /// [`Network::build`] that gives up (`None`) once `expired` says so: it is asked every
+    /// few thousand pairs, since a model of millions of binary constraints takes seconds to
+    /// compile, and a time limit covers the whole run.
+    fn build_until(model: &Model, expired: &mut dyn FnMut() -> bool) -> Option<Network> {
         let n = model.num_vars();
         let mut arcs = Vec::new();
         let mut adjacency: Vec<Vec<Adjacent>> = vec![Vec::new(); n];
-        for (&(x, y), relations) in model.pairs() {
+        for (i, (&(x, y), relations)) in model.pairs().iter().enumerate() {
+            if i % 4096 == 4095 && expired() {
+                return None;
+            }
             let forward: Vec<Oriented> = relations.iter().map(|(r, rev)| r.oriented(*rev)).collect();
             let backward: Vec<Oriented> = relations.iter().map(|(r, rev)| r.oriented(!rev)).collect();
             let out_arc = arcs.len() as u32;
@@ -141,23 +151,26 @@ impl Network {
             .map(|v| (model.domain(v).base(), model.domain(v).words()))
             .collect();
         let initial = Store::new(words.iter().map(|(b, w)| (*b, w.as_slice())));
-        let fc: Vec<Vec<FcStep>> = adjacency
-            .iter()
-            .map(|row| {
+        if expired() {
+            return None;
+        }
+        let mut fc: Vec<Vec<FcStep>> = Vec::with_capacity(n);
+        let mut fc_back: Vec<Vec<FcStep>> = Vec::with_capacity(n);
+        for (v, row) in adjacency.iter().enumerate() {
+            if v % 64 == 63 && expired() {
+                return None;
+            }
+            fc.push(
                 row.iter()
                     .map(|adj| FcStep::compile(adj.other, adj.in_arc, &arcs, &initial))
-                    .collect()
-            })
-            .collect();
-        let fc_back = adjacency
-            .iter()
-            .enumerate()
-            .map(|(v, row)| {
+                    .collect(),
+            );
+            fc_back.push(
                 row.iter()
                     .map(|adj| FcStep::compile(VarId(v as u32), adj.out_arc, &arcs, &initial))
-                    .collect()
-            })
-            .collect();
+                    .collect(),
+            );
+        }
         let compiled_fc = (props.is_empty()
             && initial.uniform_words().is_some()
             && fc
@@ -166,7 +179,7 @@ impl Network {
                 .all(|step: &FcStep| step.word != FcStep::GENERAL))
         .then(|| NeighbourSets::build(&adjacency))
         .flatten();
-        Network {
+        Some(Network {
             compiled_fc,
             arcs,
             adjacency: Rows::from_lists(adjacency),
@@ -179,7 +192,7 @@ impl Network {
             degrees,
             max_arity: props.iter().map(|p| p.variables().len()).max().unwrap_or(0),
             final_check: props.iter().any(|p| !p.prunes_exactly()),
-        }
+        })
     }
 }
 
@@ -187,6 +200,11 @@ impl Network {
     /// The network of `model`, compiled on first use and shared by its clones.
     pub(crate) fn of(model: &Model) -> Arc<Network> {
         model.compiled(Network::build)
+    }
+
+    /// [`Network::of`], unless `expired` stops the compilation (nothing is kept then).
+    pub(crate) fn of_until(model: &Model, expired: &mut dyn FnMut() -> bool) -> Option<Arc<Network>> {
+        model.try_compiled(|model| Network::build_until(model, expired))
     }
 
     /// Whether `var = a` agrees with every assigned neighbour through binary constraints;

@@ -17,6 +17,8 @@ pub(super) enum Phase {
     Fresh,
     Searching,
     Done,
+    /// A limit stopped [`Solver::new`] while it compiled the model: every step reports it.
+    Stopped(LimitKind),
 }
 
 /// What one call of [`Solver::advance`] ended with.
@@ -39,8 +41,12 @@ impl Solver<'_> {
     fn advance_inner(&mut self) -> Step {
         match self.phase {
             Phase::Done => return Step::Exhausted,
+            Phase::Stopped(kind) => {
+                self.started = Some(self.created);
+                return Step::Limit(kind);
+            }
             Phase::Fresh => {
-                self.started = Some(Instant::now());
+                self.started = Some(self.created);
                 self.phase = Phase::Searching;
                 if !self.propagate_root() {
                     self.phase = Phase::Done;

@@ -47,7 +47,7 @@ mod weights;
 #[cfg(test)]
 mod tests;
 
-use driver::{Phase, Step};
+use driver::{Phase, Step, clock_hit};
 use plan::SearchPlan;
 use restarts::RunCounter;
 use state::SearchState;
@@ -90,20 +90,34 @@ pub struct Solver<'m> {
     descend: bool,
     root_mark: Mark,
     started: Option<Instant>,
+    /// When [`Solver::new`] began: the clock of the time limit starts there.
+    created: Instant,
     /// Scratch for checking a propagator on a complete assignment.
     check_values: Vec<i32>,
 }
 
 impl<'m> Solver<'m> {
     /// Prepares a search. Allocates every buffer the search needs up front.
+    ///
+    /// The time limit and the reported `elapsed` time count from here: compiling a large
+    /// model is part of the run.
     pub fn new(model: &'m Model, config: SearchConfig) -> Result<Solver<'m>, ConfigError> {
+        let created = Instant::now();
         if config.probing && config.strategy.inference != Inference::Mac {
             return Err(ConfigError::ProbingWithoutMac(config.strategy.inference));
         }
         if let Some(policy) = config.restarts.filter(|policy| !policy.grows()) {
             return Err(ConfigError::RestartsDoNotGrow(policy.to_string()));
         }
-        let network = Network::of(model);
+        // Compiling a model of millions of constraints takes seconds: the limits hold there.
+        let mut expired = || clock_hit(&config.limits, Some(created)).is_some();
+        let (network, stopped) = match Network::of_until(model, &mut expired) {
+            Some(network) => (network, None),
+            None => {
+                let kind = clock_hit(&config.limits, Some(created)).unwrap_or(LimitKind::Time);
+                (Arc::new(Network::build(&Model::new())), Some(kind))
+            }
+        };
         let n = model.num_vars();
         let mut store = network.initial.clone();
         // A clone keeps no spare capacity: room for a search's usual changes at once.
@@ -115,15 +129,19 @@ impl<'m> Solver<'m> {
             state: SearchState::new(n),
             engine: Propagation::new(&network, n, config.strategy.inference == Inference::Mac),
             weights: FailureWeights::new(&network, config.strategy.var_order),
-            degrees: UnassignedDegrees::for_order(model, config.strategy.var_order),
+            degrees: match stopped {
+                None => UnassignedDegrees::for_order(model, config.strategy.var_order),
+                Some(_) => None,
+            },
             lcv: Lcv::default(),
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             runs: RunCounter::default(),
             stats: Stats::default(),
-            phase: Phase::Fresh,
+            phase: stopped.map_or(Phase::Fresh, Phase::Stopped),
             descend: false,
             root_mark: 0,
             started: None,
+            created,
             check_values: Vec::with_capacity(network.max_arity),
             store,
             plan,
@@ -230,6 +248,10 @@ impl<'m> Solver<'m> {
 
     /// The current domain of `var` (after the last step), as a list of values.
     pub fn current_domain(&self, var: VarId) -> Vec<i32> {
+        if let Phase::Stopped(_) = self.phase {
+            // Stopped while compiling: nothing ran, the domain is the model's.
+            return self.model.domain(var).values().collect();
+        }
         self.store.values(var).collect()
     }
 }
