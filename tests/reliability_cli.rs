@@ -292,3 +292,141 @@ fn an_endless_line_is_reported_at_once() {
     assert!(killed.success());
     assert_eq!(child.wait().unwrap().code(), Some(143));
 }
+
+// ---------------------------------------------------------------------------------------------
+// G2, G3, G5, G6, I13: messages and exit codes
+
+/// Runs `csp` and returns its exit code and standard error.
+fn refused(args: &[&str]) -> (i32, String) {
+    let out = run(args, Some(""));
+    (code(&out), stderr(&out))
+}
+
+#[test]
+fn bad_values_are_usage_errors_that_say_what_is_wrong() {
+    let seeds = common::data("seeds.txt");
+    let cases: [(&[&str], &str); 12] = [
+        (
+            &["queens", "solve", "20001"],
+            "at most 20000 with systematic search; try `csp queens local`",
+        ),
+        (
+            &["queens", "solve", "8", "--seed", "-1"],
+            "--seed <S>': must be a whole number >= 0, got `-1`",
+        ),
+        (
+            &["queens", "solve", "8", "--node-limit", "-1"],
+            "must be a whole number >= 0",
+        ),
+        (
+            &["queens", "local", "8", "--max-steps", "-1"],
+            "must be a whole number >= 0",
+        ),
+        (
+            &["queens", "local", "8", "--restart-after", "-0"],
+            "must be a whole number >= 0",
+        ),
+        (
+            &["queens", "local", "8", "--seed", "NaN"],
+            "must be a whole number >= 0, got `NaN`",
+        ),
+        (
+            &["queens", "local", "8", "--max-steps", "0"],
+            "--max-steps must be at least 1",
+        ),
+        (
+            &["sudoku", "generate", "--count", "0"],
+            "--count must be at least 1",
+        ),
+        (
+            &[
+                "sudoku",
+                "solve",
+                &seeds,
+                "--branching",
+                "places",
+                "--inference",
+                "none",
+            ],
+            "--branching places needs --inference fc or mac",
+        ),
+        (
+            &[
+                "queens",
+                "solve",
+                "8",
+                "--branching",
+                "places",
+                "--inference",
+                "none",
+            ],
+            "--branching places needs --inference fc or mac",
+        ),
+        (
+            &[
+                "sudoku",
+                "solve",
+                &seeds,
+                "--method",
+                "annealing",
+                "--restarts",
+                "luby",
+            ],
+            "--branching and --restarts apply to backtracking",
+        ),
+        (
+            &[
+                "sudoku",
+                "solve",
+                &seeds,
+                "--method",
+                "min-conflicts",
+                "--branching",
+                "places",
+            ],
+            "--branching and --restarts apply to backtracking",
+        ),
+    ];
+    for (args, message) in cases {
+        let (code, text) = refused(args);
+        assert_eq!(code, 2, "{args:?}: {text}");
+        assert!(text.contains(message), "{args:?}: {text}");
+    }
+    // The pairwise model still points at the alldiff one.
+    let (code, text) = refused(&["queens", "solve", "3000", "--model", "pairwise"]);
+    assert_eq!(code, 2);
+    assert!(text.contains("try --model alldiff"), "{text}");
+}
+
+#[test]
+fn compare_exits_1_when_it_skipped_lines() {
+    let input = "not a puzzle\n1.34.4...32.2.4.\n";
+    let out = run(&["sudoku", "compare", "--strategies", "mrv/asc/fc"], Some(input));
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("line 1: skipped"));
+    assert!(stdout(&out).contains("mrv/asc/fc"));
+}
+
+#[test]
+fn queens_local_solves_every_seed_by_default() {
+    let boards: [(u64, u64); 6] = [(8, 200), (6, 50), (7, 50), (9, 50), (10, 50), (12, 50)];
+    for (n, seeds) in boards {
+        for seed in 0..seeds {
+            let (n, seed) = (n.to_string(), seed.to_string());
+            let out = run(
+                &[
+                    "queens",
+                    "local",
+                    &n,
+                    "--seed",
+                    &seed,
+                    "--max-steps",
+                    "100000",
+                    "--verify",
+                ],
+                None,
+            );
+            assert_eq!(code(&out), 0, "n = {n}, seed {seed}: {}", stdout(&out));
+        }
+    }
+}

@@ -787,6 +787,9 @@ fn check_compare_json_against_solve(file: &str, branching: &str) {
             "pairwise" => &["--model", "pairwise"],
             _ => &["--alldiff", "gac"],
         };
+        // Without inference there are no places to branch on: `solve` refuses
+        // `--branching places` there, and compare's runs branch on variables.
+        let solve_branching = if inference == "none" { "variables" } else { branching };
         let mut args = vec![
             "sudoku",
             "solve",
@@ -794,7 +797,7 @@ fn check_compare_json_against_solve(file: &str, branching: &str) {
             "--format",
             "json",
             "--branching",
-            branching,
+            solve_branching,
             "--var",
             var,
             "--val",

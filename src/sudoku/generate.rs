@@ -28,10 +28,10 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 3, allow_hyphen_values = true, value_parser = crate::args::parse_generate_order)]
     order: usize,
     /// How many puzzles (or grids with --full).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
     count: u64,
     /// Seed: the same seed gives the same output (with any --jobs).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
     seed: u64,
     /// Symmetry of the clues: none, rotational, mirror.
     #[arg(long, default_value_t = Symmetry::None)]
@@ -72,6 +72,9 @@ pub fn run(args: GenerateArgs) -> Result<u8, CliError> {
         return Err(usage(
             "--full writes complete grids: it takes no --clues, --difficulty or --symmetry",
         ));
+    }
+    if args.count == 0 {
+        return Err(usage("--count must be at least 1"));
     }
     let config = GenerateConfig {
         symmetry: args.symmetry,

@@ -80,6 +80,11 @@ pub fn run(args: LocalSolve<'_>) -> Result<u8, CliError> {
             "--model, --alldiff, --locked and --probe apply to backtracking, not to --method {method}"
         )));
     }
+    if s.branching.is_some() || args.search.restarts.is_some() {
+        return Err(usage(format!(
+            "--branching and --restarts apply to backtracking, not to --method {method}"
+        )));
+    }
     if args.search.limits.node_limit.is_some() {
         return Err(usage(format!(
             "--node-limit applies to backtracking; use --max-steps with --method {method}"

@@ -28,7 +28,7 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = Method::Backtracking)]
     method: Method,
     /// Step limit per puzzle for annealing and min-conflicts. Default: 1000000.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
     max_steps: Option<u64>,
 }
 
