@@ -173,13 +173,13 @@ fn a_line_longer_than_any_puzzle_is_reported_and_the_batch_goes_on() {
         assert_eq!(lines.len(), 3, "{lines:?}");
         assert_eq!(
             lines[1],
-            "# line 2: error: line 2: longer than any puzzle (more than 65536 bytes)"
+            "# line 2: error: longer than any puzzle (more than 65536 bytes)"
         );
         assert!(!lines[0].starts_with('#') && !lines[2].starts_with('#'));
     }
     // Without a line end at all.
     let out = run(&["sudoku", "solve"], Some(&"0".repeat(100_000)));
-    assert!(stdout(&out).contains("line 1: longer than any puzzle"));
+    assert!(stdout(&out).starts_with("# line 1: error: longer than any puzzle"));
 }
 
 #[test]
@@ -190,7 +190,7 @@ fn a_bad_first_line_does_not_make_the_rest_a_grid() {
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
     assert_eq!(text.lines().count(), 501);
-    assert!(text.starts_with("# line 1: error: line 1: found 7 cells"));
+    assert!(text.starts_with("# line 1: error: found 7 cells"));
     assert_eq!(text.matches('#').count(), 1);
     // Rows of a grid after comments are still one grid, with lines counted from the file.
     let grid = "# a grid\n\n1 . 3 .\n. . 1 .\n. 1 . .\n4 . . 1\n";
@@ -199,7 +199,7 @@ fn a_bad_first_line_does_not_make_the_rest_a_grid() {
     let wrong = grid.replace("4 . . 1", "4 . . 4");
     let out = run(&["sudoku", "solve"], Some(&wrong));
     assert!(
-        stdout(&out).contains("line 6, column 7: 4 appears twice"),
+        stdout(&out).starts_with("# line 6, column 7: error: 4 appears twice"),
         "{}",
         stdout(&out)
     );
@@ -283,7 +283,7 @@ fn an_endless_line_is_reported_at_once() {
         .unwrap();
     assert_eq!(
         first,
-        "# line 1: error: line 1: longer than any puzzle (more than 65536 bytes)\n"
+        "# line 1: error: longer than any puzzle (more than 65536 bytes)\n"
     );
     let killed = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
@@ -428,5 +428,58 @@ fn queens_local_solves_every_seed_by_default() {
             );
             assert_eq!(code(&out), 0, "n = {n}, seed {seed}: {}", stdout(&out));
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// I2, I3, I5, I6: each bad line gets a message with one location
+
+#[test]
+fn bad_lines_get_one_location_and_a_message_to_act_on() {
+    let puzzle = nine_by_nine(1).trim_end().to_string();
+    let with = |at: usize, odd: &str| format!("{}{odd}{}", &puzzle[..at], &puzzle[at + 1..]);
+    let cases = [
+        // I2: separators only.
+        ("|||---+++".to_string(), "# line 1: error: no cells on this line"),
+        ("()".to_string(), "# line 1: error: no cells on this line"),
+        ("'".to_string(), "# line 1: error: no cells on this line"),
+        // I5: odd white space is named at its column.
+        (
+            with(10, "\u{b}"),
+            "# line 1, column 11: error: `\\u{b}` is not a cell symbol",
+        ),
+        (
+            with(10, "\u{c}"),
+            "# line 1, column 11: error: `\\u{c}` is not a cell symbol",
+        ),
+        (
+            with(10, "\u{a0}"),
+            "# line 1, column 11: error: `\\u{a0}` is not a cell symbol",
+        ),
+        // I3: a sign only before a number that stands alone.
+        (
+            format!("1 2 3 4 -4 {}", ". ".repeat(11)),
+            "# line 1, column 9: error: `-4` is read as a negative number",
+        ),
+    ];
+    for (line, expected) in cases {
+        let out = run(&["sudoku", "solve"], Some(&format!("{line}\n")));
+        assert_eq!(code(&out), 1, "{line}");
+        assert!(stdout(&out).starts_with(expected), "{line}: {}", stdout(&out));
+    }
+    // I3: `-` and `+` separate cells in line format.
+    let framed = format!("+-{puzzle}-+\n");
+    let out = run(&["sudoku", "solve"], Some(&framed));
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    // I6: a grid's mistake is named at its own line only.
+    let grid = "1 . 3 .\n. . 1 .\n. 1 . .\n4 . . 4\n";
+    for command in ["solve", "count", "rate"] {
+        let out = run(&["sudoku", command], Some(grid));
+        let text = stdout(&out);
+        assert!(
+            text.starts_with("# line 4, column 7: error: 4 appears twice"),
+            "{command}: {text}"
+        );
+        assert_eq!(text.matches("line ").count(), 1, "{command}: {text}");
     }
 }

@@ -102,7 +102,8 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     let mut skipped = 0;
     for (line, parsed) in &items {
         if let Err(e) = parsed {
-            note!("line {line}: skipped: {e}");
+            let (place, what) = input::located(*line, e);
+            note!("{place}: skipped: {what}");
             skipped += 1;
         }
     }

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::options::SearchArgs;
 use crate::error::{CliError, usage};
-use crate::input::{self, Input, InputArgs};
+use crate::input::{self, Input, InputArgs, error_note};
 use crate::run::{self, Batch, StatusCounts};
 
 /// Output formats of `count`.
@@ -134,7 +134,7 @@ fn write_count(
                 r.solutions
             ),
             Ok(r) => writeln!(out, "{}", r.solutions),
-            Err(e) => writeln!(out, "# line {line}: error: {e}"),
+            Err(e) => writeln!(out, "# {}", error_note(line, e)),
         },
     }
 }

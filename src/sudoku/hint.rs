@@ -42,15 +42,23 @@ pub fn run(args: HintArgs) -> Result<u8, CliError> {
         if interrupt::requested() {
             break;
         }
+        // Errors: (where, what, the whole message, whether the grid is solved).
         let result = match parsed {
             Ok(grid) => csp_sudoku::checked_hint(per_order.model(grid.order()), grid).map_err(|p| {
-                let ok = p == HintProblem::Solved;
-                (p.to_string(), ok)
+                let solved = p == HintProblem::Solved;
+                (format!("line {line}"), p.to_string(), p.to_string(), solved)
             }),
-            Err(e @ ParseError::Conflict { .. }) => Err((format!("wrong entry: {e}"), false)),
-            Err(e) => Err((e.to_string(), false)),
+            Err(e) => {
+                let wrong = if matches!(e, ParseError::Conflict { .. }) {
+                    "wrong entry: "
+                } else {
+                    ""
+                };
+                let (place, what) = input::located(*line, e);
+                Err((place, format!("{wrong}{what}"), format!("{wrong}{e}"), false))
+            }
         };
-        failed |= matches!(result, Err((_, false)));
+        failed |= matches!(result, Err((_, _, _, false)));
         let result_written = match (args.format, result) {
             (HintFormat::Text, Ok(h)) => {
                 let note = if h.unique {
@@ -69,9 +77,9 @@ pub fn run(args: HintArgs) -> Result<u8, CliError> {
                     }
                 }
             }
-            (HintFormat::Text, Err((message, _))) => {
+            (HintFormat::Text, Err((place, what, message, _))) => {
                 if puzzles.len() > 1 {
-                    writeln!(out, "# line {line}: {message}")
+                    writeln!(out, "# {place}: {what}")
                 } else {
                     writeln!(out, "{message}")
                 }
@@ -81,7 +89,7 @@ pub fn run(args: HintArgs) -> Result<u8, CliError> {
                 value["line"] = serde_json::json!(line);
                 writeln!(out, "{value}")
             }
-            (HintFormat::Json, Err((message, solved))) => writeln!(
+            (HintFormat::Json, Err((_, _, message, solved))) => writeln!(
                 out,
                 "{}",
                 serde_json::json!({

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::options::{SearchArgs, SolveFormat, write_text};
 use crate::error::{CliError, usage};
-use crate::input::{self, Input, InputArgs};
+use crate::input::{self, Input, InputArgs, error_note};
 use crate::interrupt;
 use crate::run::{Batch, StatusCounts};
 
@@ -159,11 +159,10 @@ fn write_local(
             Ok(r) => write_text(
                 out,
                 format,
-                line,
                 r.solution.as_ref(),
-                &format!("limit: {}", limit_reason(r)),
+                &format!("line {line}: limit: {}", limit_reason(r)),
             ),
-            Err(e) => write_text(out, format, line, None, &format!("error: {e}")),
+            Err(e) => write_text(out, format, None, &error_note(line, &e)),
         },
     }
 }

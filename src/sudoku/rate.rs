@@ -8,7 +8,7 @@ use csp_sudoku::{Grid, Level, PerOrder, Rating, Status};
 use serde::Serialize;
 
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED};
-use crate::input::{self, Input, InputArgs};
+use crate::input::{self, Input, InputArgs, error_note};
 use crate::run::Batch;
 
 /// Output formats of `rate`.
@@ -113,7 +113,7 @@ pub fn run(args: RateArgs) -> Result<u8, CliError> {
                         techniques.join(",")
                     )
                 }
-                (RateFormat::Line, Err(e)) => writeln!(out, "# line {line}: error: {e}"),
+                (RateFormat::Line, Err(e)) => writeln!(out, "# {}", error_note(line, &e)),
             }
         },
     )?;
