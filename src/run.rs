@@ -207,6 +207,20 @@ pub fn finish_output(mut out: impl Write) -> Result<(), CliError> {
     written(out.flush(), "cannot write the results").map(|_| ())
 }
 
+/// A progress bar on standard error when it is a terminal, for `len` items of slow work:
+/// shown from the start and redrawn every second, so that the elapsed time shows even
+/// while the first item is being made. Hidden otherwise.
+pub fn steady_progress(len: u64, what: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    let template = format!("{{spinner}} {{pos}}/{{len}} {what}, {{elapsed}} elapsed, eta {{eta}}");
+    bar.set_style(ProgressStyle::with_template(&template).expect("a valid template"));
+    bar.enable_steady_tick(Duration::from_secs(1));
+    bar
+}
+
 /// A progress bar on standard error when it is a terminal and the batch is long enough
 /// to need one (`len`, asked only then: `None` when unknown shows a count); hidden
 /// otherwise.

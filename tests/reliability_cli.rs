@@ -483,3 +483,53 @@ fn bad_lines_get_one_location_and_a_message_to_act_on() {
         assert_eq!(text.matches("line ").count(), 1, "{command}: {text}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// L7: hint, rate and generate take --timeout
+
+#[test]
+fn hint_rate_and_generate_stop_at_their_timeout() {
+    // No solution, found after a few hundred nodes: more than one check interval.
+    let hard = ".......8...6.8.1..7....3..2.47..5...5..32............53....4..7......9...1.9...6.\n";
+    let tiny = "0.000000001";
+    let out = run(&["sudoku", "hint", "--timeout", tiny], Some(hard));
+    assert_eq!(code(&out), 1);
+    assert!(
+        stdout(&out).starts_with("no hint: time limit reached"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["sudoku", "rate", "--timeout", tiny], Some(hard));
+    assert_eq!(code(&out), 1);
+    assert!(
+        stdout(&out).contains("not rated: time limit reached"),
+        "{}",
+        stdout(&out)
+    );
+    // Without the limit both finish and find the grid wrong.
+    let out = run(&["sudoku", "hint"], Some(hard));
+    assert!(stdout(&out).starts_with("wrong entry"), "{}", stdout(&out));
+    let out = run(&["sudoku", "generate", "--order", "4", "--timeout", tiny], None);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("puzzle 1: not made within --timeout"),
+        "{}",
+        stderr(&out)
+    );
+    // A generous limit changes nothing.
+    let unlimited = run(&["sudoku", "generate", "--count", "3", "--seed", "3"], None);
+    let limited = run(
+        &[
+            "sudoku",
+            "generate",
+            "--count",
+            "3",
+            "--seed",
+            "3",
+            "--timeout",
+            "60",
+        ],
+        None,
+    );
+    assert_eq!(stdout(&limited), stdout(&unlimited));
+}

@@ -4,12 +4,14 @@ use std::io::Write;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
+use csp_core::LimitKind;
 use csp_sudoku::{GenerateConfig, GenerateError, Generated, Generator, Level, Symmetry};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::{CliError, EXIT_OK, usage, written};
 use crate::interrupt;
+use crate::run;
 
 /// Output formats of `generate`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -48,6 +50,9 @@ pub struct GenerateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = GenerateFormat::Line)]
     format: GenerateFormat,
+    /// Give up on a puzzle (or grid) after this many seconds (fractions allowed).
+    #[arg(long, value_name = "SECONDS", value_parser = crate::args::parse_seconds, allow_hyphen_values = true)]
+    timeout: Option<std::time::Duration>,
     /// Worker threads (0: one per core).
     #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs)]
     jobs: usize,
@@ -81,6 +86,8 @@ pub fn run(args: GenerateArgs) -> Result<u8, CliError> {
         clues: args.clues,
         difficulty: args.difficulty,
         seed: args.seed,
+        time: args.timeout,
+        cancel: Some(interrupt::flag()),
         ..GenerateConfig::new(args.order)
     };
     let generator = Generator::new(config).map_err(|e| usage(e.to_string()))?;
@@ -98,6 +105,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, CliError> {
     let (mut made, mut clues) = (0u64, 0usize);
     let chunk = (8 * jobs) as u64;
     let mut first = 0u64;
+    let progress = run::steady_progress(args.count, if args.full { "grids" } else { "puzzles" });
     while first < args.count && !interrupt::requested() {
         let last = (first + chunk).min(args.count);
         let results: Vec<Result<Generated, GenerateError>> = pool.install(|| {
@@ -105,7 +113,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, CliError> {
                 .into_par_iter()
                 .map(|i| {
                     if args.full {
-                        let grid = generator.full(i);
+                        let grid = generator.full_within(i)?;
                         Ok(Generated {
                             puzzle: grid.clone(),
                             solution: grid,
@@ -119,13 +127,21 @@ pub fn run(args: GenerateArgs) -> Result<u8, CliError> {
                 .collect()
         });
         for (i, result) in (first..).zip(results) {
-            let g = result.map_err(|e| {
-                if e.is_usage() {
-                    usage(e.to_string())
-                } else {
-                    CliError::Failed(format!("puzzle {}: {e}", i + 1))
+            let g = match result {
+                Ok(g) => g,
+                // A signal: what was made is written, and the summary says how much.
+                Err(GenerateError::Limit(LimitKind::Cancelled)) => break,
+                Err(e) if e.is_usage() => return Err(usage(e.to_string())),
+                Err(e) => {
+                    progress.finish_and_clear();
+                    let e = match e {
+                        GenerateError::Limit(LimitKind::Time) => "not made within --timeout".to_string(),
+                        e => e.to_string(),
+                    };
+                    return Err(CliError::Failed(format!("puzzle {}: {e}", i + 1)));
                 }
-            })?;
+            };
+            progress.inc(1);
             made += 1;
             clues += g.puzzle.givens();
             let text = match args.format {
@@ -146,6 +162,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, CliError> {
         }
         first = last;
     }
+    progress.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
     note!(
         "{made} {} of order {} (mean clues {:.1}) in {secs:.3} s ({:.1} per second)",

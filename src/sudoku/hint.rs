@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use clap::{Args, ValueEnum};
+use csp_core::Limits;
 use csp_sudoku::{HintProblem, ParseError, PerOrder};
 
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED, written};
@@ -27,6 +28,9 @@ pub struct HintArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = HintFormat::Text)]
     format: HintFormat,
+    /// Stop checking that a grid can be solved after this many seconds per grid (fractions allowed).
+    #[arg(long, value_name = "SECONDS", value_parser = crate::args::parse_seconds, allow_hyphen_values = true)]
+    timeout: Option<std::time::Duration>,
 }
 
 /// Runs `csp sudoku hint`: exit 0 when every grid got a hint (or is already solved), 1
@@ -36,6 +40,11 @@ pub fn run(args: HintArgs) -> Result<u8, CliError> {
         input::puzzles(Input::open(args.input.file.as_deref())?, args.input.input)?
             .collect::<Result<_, _>>()?;
     let per_order = PerOrder::default();
+    let limits = Limits {
+        time: args.timeout,
+        cancel: Some(interrupt::flag()),
+        ..Limits::default()
+    };
     let mut out = std::io::stdout().lock();
     let mut failed = false;
     for (line, parsed) in &puzzles {
@@ -44,10 +53,11 @@ pub fn run(args: HintArgs) -> Result<u8, CliError> {
         }
         // Errors: (where, what, the whole message, whether the grid is solved).
         let result = match parsed {
-            Ok(grid) => csp_sudoku::checked_hint(per_order.model(grid.order()), grid).map_err(|p| {
-                let solved = p == HintProblem::Solved;
-                (format!("line {line}"), p.to_string(), p.to_string(), solved)
-            }),
+            Ok(grid) => csp_sudoku::checked_hint_within(per_order.model(grid.order()), grid, &limits)
+                .map_err(|p| {
+                    let solved = p == HintProblem::Solved;
+                    (format!("line {line}"), p.to_string(), p.to_string(), solved)
+                }),
             Err(e) => {
                 let wrong = if matches!(e, ParseError::Conflict { .. }) {
                     "wrong entry: "
