@@ -36,9 +36,10 @@ pub struct HintArgs {
 /// Runs `csp sudoku hint`: exit 0 when every grid got a hint (or is already solved), 1
 /// when a grid has a wrong entry, cannot be read, or needs a guess.
 pub fn run(args: HintArgs) -> Result<u8, CliError> {
-    let puzzles: Vec<NumberedPuzzle> =
-        input::puzzles(Input::open(args.input.file.as_deref())?, args.input.input)?
-            .collect::<Result<_, _>>()?;
+    let mut puzzles = input::puzzles(Input::open(args.input.file.as_deref())?, args.input.input)?;
+    // Read as the hints are given; the first two tell whether lines need their number.
+    let ahead: Vec<NumberedPuzzle> = puzzles.by_ref().take(2).collect::<Result<_, _>>()?;
+    let several = ahead.len() > 1;
     let per_order = PerOrder::default();
     let limits = Limits {
         time: args.timeout,
@@ -47,7 +48,8 @@ pub fn run(args: HintArgs) -> Result<u8, CliError> {
     };
     let mut out = std::io::stdout().lock();
     let mut failed = false;
-    for (line, parsed) in &puzzles {
+    for item in ahead.into_iter().map(Ok).chain(puzzles) {
+        let (line, parsed) = &item?;
         if interrupt::requested() {
             break;
         }
@@ -88,7 +90,7 @@ pub fn run(args: HintArgs) -> Result<u8, CliError> {
                 }
             }
             (HintFormat::Text, Err((place, what, message, _))) => {
-                if puzzles.len() > 1 {
+                if several {
                     writeln!(out, "# {place}: {what}")
                 } else {
                     writeln!(out, "{message}")
