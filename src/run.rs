@@ -137,6 +137,11 @@ pub fn results_output() -> ResultsOutput {
         out: BufWriter::with_capacity(1 << 16, stdout),
         failed: None,
     }));
+    // Answers found are written out even if the program is ended while waiting for input.
+    let on_exit = Arc::clone(&shared);
+    interrupt::on_exit(Some(Box::new(move || {
+        let _ = on_exit.lock().unwrap_or_else(|e| e.into_inner()).out.flush();
+    })));
     let (stop, ticks) = mpsc::channel::<()>();
     let flusher = {
         let shared = Arc::clone(&shared);
@@ -194,6 +199,7 @@ impl Write for ResultsOutput {
 
 impl Drop for TimedWriter {
     fn drop(&mut self) {
+        interrupt::on_exit(None);
         drop(self.stop.take());
         if let Some(flusher) = self.flusher.take() {
             let _ = flusher.join();
