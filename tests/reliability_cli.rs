@@ -571,3 +571,52 @@ fn a_signal_ends_a_batch_that_waits_for_input() {
         stderr(&out)
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Arbitrary bytes: no panic, an error with its line for each bad line, every good line answered
+
+#[test]
+fn arbitrary_bytes_get_an_error_per_line_and_the_good_lines_are_solved() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(22);
+    let good = nine_by_nine(50);
+    let mut bytes = Vec::new();
+    let mut expected = Vec::new(); // (line, good)
+    for (k, puzzle) in good.lines().enumerate() {
+        let mut junk: Vec<u8> = (0..rng.gen_range(1..200)).map(|_| rng.r#gen::<u8>()).collect();
+        junk.retain(|b| !matches!(b, b'\n' | b'\r'));
+        // Lines that are blank or comments are no puzzles; keep the junk a puzzle line.
+        junk.insert(0, b'x');
+        bytes.extend_from_slice(&junk);
+        bytes.push(b'\n');
+        bytes.extend_from_slice(puzzle.as_bytes());
+        bytes.push(b'\n');
+        expected.push((2 * k + 1, false));
+        expected.push((2 * k + 2, true));
+    }
+    let dir = TempDir::new("bytes");
+    let path = dir.path("junk.txt");
+    std::fs::write(&path, &bytes).unwrap();
+    for format in ["line", "json"] {
+        let out = run(&["sudoku", "solve", &path, "--format", format], None);
+        assert_eq!(code(&out), 1, "{}", stderr(&out));
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), expected.len());
+        for (printed, (line, good)) in lines.iter().zip(&expected) {
+            if format == "json" {
+                let v: serde_json::Value = serde_json::from_str(printed).unwrap();
+                assert_eq!(v["line"], *line);
+                assert_eq!(v["status"], if *good { "solved" } else { "error" }, "{printed}");
+            } else if *good {
+                assert!(!printed.starts_with('#'), "{printed}");
+            } else {
+                let at = format!("# line {line}");
+                assert!(
+                    printed.starts_with(&at) && printed.contains(": error: "),
+                    "{printed}"
+                );
+            }
+        }
+    }
+}
