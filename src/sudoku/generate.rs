@@ -71,8 +71,8 @@ struct GeneratedLine {
     level: Option<Level>,
 }
 
-/// Runs `csp sudoku generate`.
-pub fn run(args: GenerateArgs) -> Result<u8, CliError> {
+/// The generator the flags ask for, or a usage error.
+fn generator(args: &GenerateArgs) -> Result<Generator, CliError> {
     if args.full && (args.clues.is_some() || args.difficulty.is_some() || args.symmetry != Symmetry::None) {
         return Err(usage(
             "--full writes complete grids: it takes no --clues, --difficulty or --symmetry",
@@ -90,7 +90,53 @@ pub fn run(args: GenerateArgs) -> Result<u8, CliError> {
         cancel: Some(interrupt::flag()),
         ..GenerateConfig::new(args.order)
     };
-    let generator = Generator::new(config).map_err(|e| usage(e.to_string()))?;
+    Generator::new(config).map_err(|e| usage(e.to_string()))
+}
+
+/// Puzzle (or with `full`, complete grid) number `index`.
+fn make(generator: &Generator, full: bool, index: u64) -> Result<Generated, GenerateError> {
+    if !full {
+        return generator.puzzle(index);
+    }
+    let grid = generator.full_within(index)?;
+    Ok(Generated {
+        puzzle: grid.clone(),
+        solution: grid,
+        rating: None,
+        grids: 1,
+    })
+}
+
+/// The output line of puzzle number `index`.
+fn output_line(format: GenerateFormat, index: u64, made: &Generated) -> String {
+    match format {
+        GenerateFormat::Line => made.puzzle.to_string(),
+        GenerateFormat::Json => serde_json::to_string(&GeneratedLine {
+            index,
+            puzzle: made.puzzle.to_string(),
+            solution: made.solution.to_string(),
+            clues: made.puzzle.givens(),
+            score: made.rating.as_ref().map(|r| r.score),
+            level: made.rating.as_ref().map(|r| r.level),
+        })
+        .expect("plain data serialises"),
+    }
+}
+
+/// The failure of puzzle number `index`.
+fn failure(index: u64, error: GenerateError) -> CliError {
+    match error {
+        e if e.is_usage() => usage(e.to_string()),
+        GenerateError::Limit(LimitKind::Time) => {
+            CliError::Failed(format!("puzzle {}: not made within --timeout", index + 1))
+        }
+        e => CliError::Failed(format!("puzzle {}: {e}", index + 1)),
+    }
+}
+
+/// Runs `csp sudoku generate`.
+pub fn run(args: GenerateArgs) -> Result<u8, CliError> {
+    let generator = generator(&args)?;
     let jobs = if args.jobs == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
@@ -111,19 +157,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, CliError> {
         let results: Vec<Result<Generated, GenerateError>> = pool.install(|| {
             (first..last)
                 .into_par_iter()
-                .map(|i| {
-                    if args.full {
-                        let grid = generator.full_within(i)?;
-                        Ok(Generated {
-                            puzzle: grid.clone(),
-                            solution: grid,
-                            rating: None,
-                            grids: 1,
-                        })
-                    } else {
-                        generator.puzzle(i)
-                    }
-                })
+                .map(|i| make(&generator, args.full, i))
                 .collect()
         });
         for (i, result) in (first..).zip(results) {
@@ -131,31 +165,15 @@ pub fn run(args: GenerateArgs) -> Result<u8, CliError> {
                 Ok(g) => g,
                 // A signal: what was made is written, and the summary says how much.
                 Err(GenerateError::Limit(LimitKind::Cancelled)) => break,
-                Err(e) if e.is_usage() => return Err(usage(e.to_string())),
                 Err(e) => {
                     progress.finish_and_clear();
-                    let e = match e {
-                        GenerateError::Limit(LimitKind::Time) => "not made within --timeout".to_string(),
-                        e => e.to_string(),
-                    };
-                    return Err(CliError::Failed(format!("puzzle {}: {e}", i + 1)));
+                    return Err(failure(i, e));
                 }
             };
             progress.inc(1);
             made += 1;
             clues += g.puzzle.givens();
-            let text = match args.format {
-                GenerateFormat::Line => g.puzzle.to_string(),
-                GenerateFormat::Json => serde_json::to_string(&GeneratedLine {
-                    index: i,
-                    puzzle: g.puzzle.to_string(),
-                    solution: g.solution.to_string(),
-                    clues: g.puzzle.givens(),
-                    score: g.rating.as_ref().map(|r| r.score),
-                    level: g.rating.as_ref().map(|r| r.level),
-                })
-                .expect("plain data serialises"),
-            };
+            let text = output_line(args.format, i, &g);
             if !written(writeln!(out, "{text}"), "cannot write the puzzles")? {
                 return Ok(EXIT_OK);
             }
