@@ -84,47 +84,7 @@ pub fn run(args: RateArgs) -> Result<u8, CliError> {
                 Ok((_, r)) => by_level[r.level as usize] += 1,
                 Err(_) => errors += 1,
             }
-            match (args.format, result) {
-                (RateFormat::Json, result) => {
-                    let record = match result {
-                        Ok((p, r)) => RateLine {
-                            line,
-                            puzzle: Some(p.clone()),
-                            rating: Some(r),
-                            status: None,
-                            error: None,
-                        },
-                        Err(e) => RateLine {
-                            line,
-                            puzzle: None,
-                            rating: None,
-                            status: Some(Status::Error.name()),
-                            error: Some(e),
-                        },
-                    };
-                    writeln!(
-                        out,
-                        "{}",
-                        serde_json::to_string(&record).expect("plain data serialises")
-                    )
-                }
-                (RateFormat::Line, Ok((_, r))) => {
-                    let techniques: Vec<String> =
-                        r.techniques.iter().map(|(t, n)| format!("{t}:{n}")).collect();
-                    writeln!(
-                        out,
-                        "{:.1} {} hardest={} guessing={} nodes={} backtracks={} techniques={}",
-                        r.score,
-                        r.level,
-                        r.hardest.map_or("-", |t| t.name()),
-                        if r.guessing { "yes" } else { "no" },
-                        r.nodes,
-                        r.backtracks,
-                        techniques.join(",")
-                    )
-                }
-                (RateFormat::Line, Err(e)) => writeln!(out, "# {}", error_note(line, &e)),
-            }
+            write_rating(&mut out, args.format, line, result)
         },
     )?;
     let secs = started.elapsed().as_secs_f64();
@@ -137,4 +97,53 @@ pub fn run(args: RateArgs) -> Result<u8, CliError> {
         levels.join(", ")
     );
     Ok(if errors == 0 { EXIT_OK } else { EXIT_UNSOLVED })
+}
+
+/// Writes the rating of the puzzle on `line`, or why it has none.
+fn write_rating(
+    out: &mut impl Write,
+    format: RateFormat,
+    line: usize,
+    result: Result<(&String, &Rating), String>,
+) -> std::io::Result<()> {
+    match (format, result) {
+        (RateFormat::Json, result) => {
+            let record = match result {
+                Ok((p, r)) => RateLine {
+                    line,
+                    puzzle: Some(p.clone()),
+                    rating: Some(r),
+                    status: None,
+                    error: None,
+                },
+                Err(e) => RateLine {
+                    line,
+                    puzzle: None,
+                    rating: None,
+                    status: Some(Status::Error.name()),
+                    error: Some(e),
+                },
+            };
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string(&record).expect("plain data serialises")
+            )
+        }
+        (RateFormat::Line, Ok((_, r))) => {
+            let techniques: Vec<String> = r.techniques.iter().map(|(t, n)| format!("{t}:{n}")).collect();
+            writeln!(
+                out,
+                "{:.1} {} hardest={} guessing={} nodes={} backtracks={} techniques={}",
+                r.score,
+                r.level,
+                r.hardest.map_or("-", |t| t.name()),
+                if r.guessing { "yes" } else { "no" },
+                r.nodes,
+                r.backtracks,
+                techniques.join(",")
+            )
+        }
+        (RateFormat::Line, Err(e)) => writeln!(out, "# {}", error_note(line, &e)),
+    }
 }
