@@ -278,19 +278,20 @@ fn an_endless_line_is_reported_at_once() {
         .spawn()
         .unwrap();
     let mut first = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    assert_eq!(
-        first,
-        "# line 1: error: longer than any puzzle (more than 65536 bytes)\n"
-    );
+    let read = std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first);
     let killed = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
         .unwrap();
+    read.unwrap();
+    // Ended before any assertion can fail, so that a failure leaves no reader of
+    // /dev/zero behind.
     assert!(killed.success());
     assert_eq!(child.wait().unwrap().code(), Some(143));
+    assert_eq!(
+        first,
+        "# line 1: error: longer than any puzzle (more than 65536 bytes)\n"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
