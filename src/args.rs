@@ -26,7 +26,7 @@ pub struct StrategyArgs {
     #[arg(long, value_name = "RULE")]
     pub tie_break: Option<TieBreak>,
     /// Seed for random tie-breaks, value orders and restarts. Default: 0.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", value_parser = parse_whole, allow_hyphen_values = true)]
     pub seed: Option<u64>,
     /// Failed-value probing after each propagation (with --inference mac): values of
     /// two-valued variables whose propagation fails are removed. Probes are not nodes.
@@ -45,7 +45,7 @@ pub struct StrategyArgs {
 #[derive(Args, Clone, Debug, Default)]
 pub struct LimitArgs {
     /// Stop after this many search nodes (per puzzle).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_whole, allow_hyphen_values = true)]
     pub node_limit: Option<u64>,
     /// Stop after this many seconds (per puzzle; fractions allowed).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_hyphen_values = true)]
@@ -63,6 +63,19 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
         ));
     }
     Duration::try_from_secs_f64(secs).map_err(|_| format!("the timeout `{text}` is too large"))
+}
+
+/// Parses a count or a seed: a whole number from 0 up. Negative numbers are read as
+/// values (not as flags) so that the message can say what is wrong with them.
+pub fn parse_whole(text: &str) -> Result<u64, String> {
+    text.parse().map_err(|_| {
+        let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+        if digits {
+            format!("`{text}` is too large (at most {})", u64::MAX)
+        } else {
+            format!("must be a whole number >= 0, got `{text}`")
+        }
+    })
 }
 
 /// The most worker threads `--jobs` accepts: far more than any machine has cores, and few
@@ -150,6 +163,11 @@ impl StrategyArgs {
         if self.probe && strategy.inference != csp_core::Inference::Mac {
             return Err(usage(format!(
                 "--probe needs --inference mac (the strategy is {strategy})"
+            )));
+        }
+        if self.branching == Some(Branching::Places) && strategy.inference == csp_core::Inference::None {
+            return Err(usage(format!(
+                "--branching places needs --inference fc or mac (the strategy is {strategy})"
             )));
         }
         Ok(SearchConfig {

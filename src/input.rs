@@ -209,6 +209,30 @@ fn read_error(path: Option<&Path>, source: std::io::Error) -> CliError {
     }
 }
 
+/// Where a bad puzzle is, and what is wrong with it: the error's own `line L` or
+/// `line L, column C` when it names one (a grid's mistake is on one of its lines), else
+/// the puzzle's `line`. One location, never two.
+pub fn located(line: usize, error: &impl std::fmt::Display) -> (String, String) {
+    let text = error.to_string();
+    let own = text.strip_prefix("line ").and_then(|rest| rest.split_once(": "));
+    if let Some((place, what)) = own {
+        let numbers = place
+            .split(", column ")
+            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if numbers {
+            return (format!("line {place}"), what.to_string());
+        }
+    }
+    (format!("line {line}"), text)
+}
+
+/// The comment line (without its `# `) of a puzzle that could not be read or run:
+/// `line L, column C: error: what`.
+pub fn error_note(line: usize, error: &impl std::fmt::Display) -> String {
+    let (place, what) = located(line, error);
+    format!("{place}: error: {what}")
+}
+
 /// The error of a line longer than any puzzle.
 fn too_long(line: usize) -> ParseError {
     ParseError::TooLong {
@@ -318,8 +342,10 @@ fn whole_text(text: &str, mode: InputMode, first_line: usize) -> Vec<NumberedPuz
                 // A grid with a mistake in it: its rows are no puzzles on their own, so the
                 // mistake is reported once instead of a wrong length for every row. A line too
                 // long for a row (a bad line-format puzzle) means a file of puzzles instead.
+                // Lines of separators only hold no grid either: each says so.
                 let all_rows = text.lines().filter(|l| is_puzzle_line(l)).all(looks_like_row);
-                if all_rows && lines.iter().all(|(_, p)| p.is_err()) {
+                let cells = whole != ParseError::Empty;
+                if cells && all_rows && lines.iter().all(|(_, p)| p.is_err()) {
                     vec![(first_line, Err(whole))]
                 } else {
                     lines

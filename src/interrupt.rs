@@ -3,9 +3,15 @@
 //! already computed is written, the summary is printed, and the program exits with
 //! 128 + the signal's number (130 for SIGINT, 143 for SIGTERM). A second one ends the
 //! program at once.
+//!
+//! A program that has not ended [`GRACE`] after the first signal is waiting for something
+//! that may never come, most often the next line of a pipe or terminal: a watchdog then
+//! writes out what the results output holds ([`on_exit`]), says so, and ends the program
+//! with the same exit code.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 use signal_hook::consts::{SIGINT, SIGTERM};
 
@@ -25,7 +31,15 @@ fn state() -> &'static Interrupt {
     })
 }
 
-/// Installs the handlers of SIGINT and SIGTERM.
+/// How long the program may take to end after the first signal before the watchdog ends it.
+pub const GRACE: Duration = Duration::from_secs(2);
+
+/// What the watchdog runs before it ends the program (writing out buffered results).
+type ExitHook = Box<dyn Fn() + Send>;
+
+static ON_EXIT: Mutex<Option<ExitHook>> = Mutex::new(None);
+
+/// Installs the handlers of SIGINT and SIGTERM, and the watchdog.
 pub fn install() -> std::io::Result<()> {
     let state = state();
     for signal in [SIGINT, SIGTERM] {
@@ -34,7 +48,34 @@ pub fn install() -> std::io::Result<()> {
         signal_hook::flag::register_usize(signal, Arc::clone(&state.signal), signal as usize)?;
         signal_hook::flag::register(signal, Arc::clone(&state.stop))?;
     }
+    std::thread::Builder::new()
+        .name("signal watchdog".into())
+        .spawn(watchdog)?;
     Ok(())
+}
+
+/// Waits for the first signal, then gives the program [`GRACE`] to end by itself.
+fn watchdog() {
+    while !requested() {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(GRACE);
+    let Some((signal, code)) = received() else {
+        return;
+    };
+    if let Some(hook) = ON_EXIT.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+        hook();
+    }
+    note!(
+        "interrupted by {signal}: still waiting (for input?) after {} s; every answer found is written",
+        GRACE.as_secs()
+    );
+    std::process::exit(i32::from(code));
+}
+
+/// Sets what the watchdog runs before it ends the program (`None`: nothing).
+pub fn on_exit(hook: Option<ExitHook>) {
+    *ON_EXIT.lock().unwrap_or_else(|e| e.into_inner()) = hook;
 }
 
 /// Whether a signal asked the program to stop.

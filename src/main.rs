@@ -1,7 +1,8 @@
 //! `csp`: solve, count and compare constraint-satisfaction puzzles from the command line.
 //!
 //! Exit codes: 0 success (every puzzle solved), 1 some puzzle not solved (no solution,
-//! a limit, or a bad input line), 2 usage error (bad arguments).
+//! a limit, or a bad input line), 2 usage error (bad arguments), 130 and 143 stopped by
+//! SIGINT and SIGTERM (after writing every answer found).
 //!
 //! Layers, each importing only those above it: [`error`] (failures and exit codes) and
 //! [`interrupt`] (SIGINT and SIGTERM), [`args`] (flags shared by every search), [`input`] (reading puzzles), [`run`] (batches,

@@ -2,16 +2,16 @@
 //! order, the standard output for results, a progress bar on a terminal, and the
 //! summary of outcomes with the exit code it gives.
 
+use std::collections::VecDeque;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use csp_sudoku::{Grid, ParseError, Status};
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED, written};
-use crate::input::{NumberedPuzzle, Puzzles};
+use crate::input::Puzzles;
 use crate::interrupt;
 
 /// Runs work over puzzles on a pool of threads.
@@ -42,62 +42,137 @@ impl Batch {
     }
 
     /// Applies `work` to every readable puzzle and passes each result, in input order, to
-    /// `emit` (unreadable puzzles are passed as their parse error). Stops at the first
-    /// output error (for example a closed pipe), at an input error once the puzzles read
-    /// before it are done, and at a signal ([`interrupt`]): then no new puzzle is taken, and
-    /// the results computed already are passed on up to the first puzzle not started.
+    /// `emit` (unreadable puzzles are passed as their parse error) as soon as it and every
+    /// result before it are done. At most 32 puzzles per worker are read ahead. Stops at the
+    /// first output error (for example a closed pipe), at an input error once the puzzles
+    /// read before it are done, and at a signal ([`interrupt`]): then no new puzzle is
+    /// taken, and the results found already are passed on up to the first puzzle not
+    /// started.
     pub fn run<R: Send>(
         &self,
-        mut puzzles: Puzzles,
+        puzzles: Puzzles,
         work: impl Fn(&Grid) -> R + Sync,
-        mut emit: impl FnMut(usize, Result<&R, &ParseError>) -> std::io::Result<()>,
+        emit: impl FnMut(usize, Result<&R, &ParseError>) -> std::io::Result<()>,
     ) -> Result<(), CliError> {
         let progress = progress_bar(|| puzzles.len_hint());
-        let chunk = if self.pool.is_some() { 32 * self.jobs } else { 1 };
-        let mut block: Vec<NumberedPuzzle> = Vec::with_capacity(chunk);
-        let mut input_error = None;
+        let (done, results) = mpsc::channel::<Vec<(u64, Option<R>)>>();
         // `None` for a puzzle not started because of a signal.
-        let work = |(_, parsed): &NumberedPuzzle| match parsed {
-            Ok(grid) if !interrupt::requested() => Some(Some(work(grid))),
-            Ok(_) => Some(None),
-            Err(_) => None,
+        let solve = |group: Vec<(u64, Grid)>| -> Vec<(u64, Option<R>)> {
+            group
+                .into_iter()
+                .map(|(seq, grid)| (seq, (!interrupt::requested()).then(|| work(&grid))))
+                .collect()
         };
-        while input_error.is_none() && !interrupt::requested() {
-            block.clear();
-            for item in puzzles.by_ref().take(chunk) {
-                match item {
-                    Ok(item) => block.push(item),
-                    Err(e) => input_error = Some(e),
-                }
-            }
-            if block.is_empty() {
-                break;
-            }
-            let results: Vec<Option<Option<R>>> = match &self.pool {
-                Some(pool) => pool.install(|| block.par_iter().map(work).collect()),
-                None => block.iter().map(work).collect(),
-            };
-            for ((line, parsed), result) in block.iter().zip(&results) {
-                let outcome = match (parsed, result) {
-                    (Err(e), _) => Err(e),
-                    (Ok(_), Some(Some(r))) => Ok(r),
-                    (Ok(_), Some(None)) => break,
-                    (Ok(_), None) => unreachable!("every readable puzzle has a result"),
+        let ended = match &self.pool {
+            None => pass_on(
+                puzzles,
+                (1, 1),
+                |group| {
+                    let _ = done.send(solve(group));
+                },
+                &results,
+                emit,
+                &progress,
+            ),
+            Some(pool) => pool.in_place_scope_fifo(|scope| {
+                let start = |group| {
+                    let (done, solve) = (done.clone(), &solve);
+                    scope.spawn_fifo(move |_| {
+                        let _ = done.send(solve(group));
+                    });
                 };
-                // A closed pipe (the reader has seen enough) ends the batch quietly.
-                let open = written(emit(*line, outcome), "cannot write the results");
-                if !matches!(open, Ok(true)) {
-                    progress.finish_and_clear();
-                    return open.map(|_| ());
-                }
-                progress.inc(1);
-            }
-        }
+                pass_on(puzzles, (32 * self.jobs, GROUP), start, &results, emit, &progress)
+            }),
+        };
         progress.finish_and_clear();
         if let Some((signal, _)) = interrupt::received() {
             note!("interrupted by {signal}: no new puzzle taken, every answer found written");
         }
-        input_error.map_or(Ok(()), Err)
+        ended
+    }
+}
+
+/// Puzzles a worker takes at a time: enough to keep the cost of handing them over (and of
+/// waking the thread that writes the results) small next to a 9x9 puzzle's, few enough
+/// that an answer waits for at most seven slower puzzles to be written.
+const GROUP: usize = 8;
+
+/// A puzzle read and not passed on yet.
+enum Pending<R> {
+    /// It could not be read.
+    Unreadable(usize, ParseError),
+    /// It is being worked on.
+    Working(usize),
+    /// Its result (`None`: not started because of a signal).
+    Done(usize, Option<R>),
+}
+
+/// The loop of [`Batch::run`]: reads puzzles while fewer than `ahead` wait, hands the
+/// readable ones to `start` in groups of up to `group` with their sequence numbers, and
+/// passes results on in input order as `results` brings them.
+fn pass_on<R>(
+    mut puzzles: Puzzles,
+    (ahead, group): (usize, usize),
+    mut start: impl FnMut(Vec<(u64, Grid)>),
+    results: &mpsc::Receiver<Vec<(u64, Option<R>)>>,
+    mut emit: impl FnMut(usize, Result<&R, &ParseError>) -> std::io::Result<()>,
+    progress: &ProgressBar,
+) -> Result<(), CliError> {
+    let mut pending: VecDeque<Pending<R>> = VecDeque::with_capacity(ahead);
+    // The sequence number of the front of `pending`.
+    let mut front = 0u64;
+    let mut more = true;
+    let mut input_error = None;
+    let mut starting: Vec<(u64, Grid)> = Vec::with_capacity(group);
+    loop {
+        while more && pending.len() < ahead && !interrupt::requested() {
+            match puzzles.next() {
+                None => more = false,
+                Some(Err(e)) => {
+                    input_error = Some(e);
+                    more = false;
+                }
+                Some(Ok((line, Ok(grid)))) => {
+                    pending.push_back(Pending::Working(line));
+                    starting.push((front + pending.len() as u64 - 1, grid));
+                    if starting.len() == group {
+                        start(std::mem::replace(&mut starting, Vec::with_capacity(group)));
+                    }
+                }
+                Some(Ok((line, Err(e)))) => pending.push_back(Pending::Unreadable(line, e)),
+            }
+        }
+        if !starting.is_empty() {
+            start(std::mem::replace(&mut starting, Vec::with_capacity(group)));
+        }
+        while let Some(next) = pending.front() {
+            let (line, outcome) = match next {
+                Pending::Working(_) => break,
+                Pending::Done(_, None) => return Ok(()),
+                Pending::Done(line, Some(r)) => (*line, Ok(r)),
+                Pending::Unreadable(line, e) => (*line, Err(e)),
+            };
+            // A closed pipe (the reader has seen enough) ends the batch quietly.
+            if !written(emit(line, outcome), "cannot write the results")? {
+                return Ok(());
+            }
+            progress.inc(1);
+            pending.pop_front();
+            front += 1;
+        }
+        if pending.is_empty() {
+            if !more || interrupt::requested() {
+                return input_error.map_or(Ok(()), Err);
+            }
+            continue;
+        }
+        // The front is being worked on: wait for a result.
+        for (seq, result) in results.recv().expect("a puzzle being worked on sends its result") {
+            let at = usize::try_from(seq - front).expect("a pending puzzle");
+            if let Pending::Working(line) = pending[at] {
+                pending[at] = Pending::Done(line, result);
+            }
+        }
     }
 }
 
@@ -137,6 +212,11 @@ pub fn results_output() -> ResultsOutput {
         out: BufWriter::with_capacity(1 << 16, stdout),
         failed: None,
     }));
+    // Answers found are written out even if the program is ended while waiting for input.
+    let on_exit = Arc::clone(&shared);
+    interrupt::on_exit(Some(Box::new(move || {
+        let _ = on_exit.lock().unwrap_or_else(|e| e.into_inner()).out.flush();
+    })));
     let (stop, ticks) = mpsc::channel::<()>();
     let flusher = {
         let shared = Arc::clone(&shared);
@@ -194,6 +274,7 @@ impl Write for ResultsOutput {
 
 impl Drop for TimedWriter {
     fn drop(&mut self) {
+        interrupt::on_exit(None);
         drop(self.stop.take());
         if let Some(flusher) = self.flusher.take() {
             let _ = flusher.join();
@@ -205,6 +286,20 @@ impl Drop for TimedWriter {
 /// [`Batch::run`].
 pub fn finish_output(mut out: impl Write) -> Result<(), CliError> {
     written(out.flush(), "cannot write the results").map(|_| ())
+}
+
+/// A progress bar on standard error when it is a terminal, for `len` items of slow work:
+/// shown from the start and redrawn every second, so that the elapsed time shows even
+/// while the first item is being made. Hidden otherwise.
+pub fn steady_progress(len: u64, what: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    let template = format!("{{spinner}} {{pos}}/{{len}} {what}, {{elapsed}} elapsed, eta {{eta}}");
+    bar.set_style(ProgressStyle::with_template(&template).expect("a valid template"));
+    bar.enable_steady_tick(Duration::from_secs(1));
+    bar
 }
 
 /// A progress bar on standard error when it is a terminal and the batch is long enough

@@ -173,13 +173,13 @@ fn a_line_longer_than_any_puzzle_is_reported_and_the_batch_goes_on() {
         assert_eq!(lines.len(), 3, "{lines:?}");
         assert_eq!(
             lines[1],
-            "# line 2: error: line 2: longer than any puzzle (more than 65536 bytes)"
+            "# line 2: error: longer than any puzzle (more than 65536 bytes)"
         );
         assert!(!lines[0].starts_with('#') && !lines[2].starts_with('#'));
     }
     // Without a line end at all.
     let out = run(&["sudoku", "solve"], Some(&"0".repeat(100_000)));
-    assert!(stdout(&out).contains("line 1: longer than any puzzle"));
+    assert!(stdout(&out).starts_with("# line 1: error: longer than any puzzle"));
 }
 
 #[test]
@@ -190,7 +190,7 @@ fn a_bad_first_line_does_not_make_the_rest_a_grid() {
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
     assert_eq!(text.lines().count(), 501);
-    assert!(text.starts_with("# line 1: error: line 1: found 7 cells"));
+    assert!(text.starts_with("# line 1: error: found 7 cells"));
     assert_eq!(text.matches('#').count(), 1);
     // Rows of a grid after comments are still one grid, with lines counted from the file.
     let grid = "# a grid\n\n1 . 3 .\n. . 1 .\n. 1 . .\n4 . . 1\n";
@@ -199,7 +199,7 @@ fn a_bad_first_line_does_not_make_the_rest_a_grid() {
     let wrong = grid.replace("4 . . 1", "4 . . 4");
     let out = run(&["sudoku", "solve"], Some(&wrong));
     assert!(
-        stdout(&out).contains("line 6, column 7: 4 appears twice"),
+        stdout(&out).starts_with("# line 6, column 7: error: 4 appears twice"),
         "{}",
         stdout(&out)
     );
@@ -278,17 +278,346 @@ fn an_endless_line_is_reported_at_once() {
         .spawn()
         .unwrap();
     let mut first = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
+    let read = std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first);
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
         .unwrap();
+    read.unwrap();
+    // Ended before any assertion can fail, so that a failure leaves no reader of
+    // /dev/zero behind.
+    assert!(killed.success());
+    assert_eq!(child.wait().unwrap().code(), Some(143));
     assert_eq!(
         first,
-        "# line 1: error: line 1: longer than any puzzle (more than 65536 bytes)\n"
+        "# line 1: error: longer than any puzzle (more than 65536 bytes)\n"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// G2, G3, G5, G6, I13: messages and exit codes
+
+/// Runs `csp` and returns its exit code and standard error.
+fn refused(args: &[&str]) -> (i32, String) {
+    let out = run(args, Some(""));
+    (code(&out), stderr(&out))
+}
+
+#[test]
+fn bad_values_are_usage_errors_that_say_what_is_wrong() {
+    let seeds = common::data("seeds.txt");
+    let cases: [(&[&str], &str); 12] = [
+        (
+            &["queens", "solve", "20001"],
+            "at most 20000 with systematic search; try `csp queens local`",
+        ),
+        (
+            &["queens", "solve", "8", "--seed", "-1"],
+            "--seed <S>': must be a whole number >= 0, got `-1`",
+        ),
+        (
+            &["queens", "solve", "8", "--node-limit", "-1"],
+            "must be a whole number >= 0",
+        ),
+        (
+            &["queens", "local", "8", "--max-steps", "-1"],
+            "must be a whole number >= 0",
+        ),
+        (
+            &["queens", "local", "8", "--restart-after", "-0"],
+            "must be a whole number >= 0",
+        ),
+        (
+            &["queens", "local", "8", "--seed", "NaN"],
+            "must be a whole number >= 0, got `NaN`",
+        ),
+        (
+            &["queens", "local", "8", "--max-steps", "0"],
+            "--max-steps must be at least 1",
+        ),
+        (
+            &["sudoku", "generate", "--count", "0"],
+            "--count must be at least 1",
+        ),
+        (
+            &[
+                "sudoku",
+                "solve",
+                &seeds,
+                "--branching",
+                "places",
+                "--inference",
+                "none",
+            ],
+            "--branching places needs --inference fc or mac",
+        ),
+        (
+            &[
+                "queens",
+                "solve",
+                "8",
+                "--branching",
+                "places",
+                "--inference",
+                "none",
+            ],
+            "--branching places needs --inference fc or mac",
+        ),
+        (
+            &[
+                "sudoku",
+                "solve",
+                &seeds,
+                "--method",
+                "annealing",
+                "--restarts",
+                "luby",
+            ],
+            "--branching and --restarts apply to backtracking",
+        ),
+        (
+            &[
+                "sudoku",
+                "solve",
+                &seeds,
+                "--method",
+                "min-conflicts",
+                "--branching",
+                "places",
+            ],
+            "--branching and --restarts apply to backtracking",
+        ),
+    ];
+    for (args, message) in cases {
+        let (code, text) = refused(args);
+        assert_eq!(code, 2, "{args:?}: {text}");
+        assert!(text.contains(message), "{args:?}: {text}");
+    }
+    // The pairwise model still points at the alldiff one.
+    let (code, text) = refused(&["queens", "solve", "3000", "--model", "pairwise"]);
+    assert_eq!(code, 2);
+    assert!(text.contains("try --model alldiff"), "{text}");
+}
+
+#[test]
+fn compare_exits_1_when_it_skipped_lines() {
+    let input = "not a puzzle\n1.34.4...32.2.4.\n";
+    let out = run(&["sudoku", "compare", "--strategies", "mrv/asc/fc"], Some(input));
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("line 1: skipped"));
+    assert!(stdout(&out).contains("mrv/asc/fc"));
+}
+
+#[test]
+fn queens_local_solves_every_seed_by_default() {
+    let boards: [(u64, u64); 6] = [(8, 200), (6, 50), (7, 50), (9, 50), (10, 50), (12, 50)];
+    for (n, seeds) in boards {
+        for seed in 0..seeds {
+            let (n, seed) = (n.to_string(), seed.to_string());
+            let out = run(
+                &[
+                    "queens",
+                    "local",
+                    &n,
+                    "--seed",
+                    &seed,
+                    "--max-steps",
+                    "100000",
+                    "--verify",
+                ],
+                None,
+            );
+            assert_eq!(code(&out), 0, "n = {n}, seed {seed}: {}", stdout(&out));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// I2, I3, I5, I6: each bad line gets a message with one location
+
+#[test]
+fn bad_lines_get_one_location_and_a_message_to_act_on() {
+    let puzzle = nine_by_nine(1).trim_end().to_string();
+    let with = |at: usize, odd: &str| format!("{}{odd}{}", &puzzle[..at], &puzzle[at + 1..]);
+    let cases = [
+        // I2: separators only.
+        ("|||---+++".to_string(), "# line 1: error: no cells on this line"),
+        ("()".to_string(), "# line 1: error: no cells on this line"),
+        ("'".to_string(), "# line 1: error: no cells on this line"),
+        // I5: odd white space is named at its column.
+        (
+            with(10, "\u{b}"),
+            "# line 1, column 11: error: `\\u{b}` is not a cell symbol",
+        ),
+        (
+            with(10, "\u{c}"),
+            "# line 1, column 11: error: `\\u{c}` is not a cell symbol",
+        ),
+        (
+            with(10, "\u{a0}"),
+            "# line 1, column 11: error: `\\u{a0}` is not a cell symbol",
+        ),
+        // I3: a sign only before a number that stands alone.
+        (
+            format!("1 2 3 4 -4 {}", ". ".repeat(11)),
+            "# line 1, column 9: error: `-4` is read as a negative number",
+        ),
+    ];
+    for (line, expected) in cases {
+        let out = run(&["sudoku", "solve"], Some(&format!("{line}\n")));
+        assert_eq!(code(&out), 1, "{line}");
+        assert!(stdout(&out).starts_with(expected), "{line}: {}", stdout(&out));
+    }
+    // I3: `-` and `+` separate cells in line format.
+    let framed = format!("+-{puzzle}-+\n");
+    let out = run(&["sudoku", "solve"], Some(&framed));
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    // I6: a grid's mistake is named at its own line only.
+    let grid = "1 . 3 .\n. . 1 .\n. 1 . .\n4 . . 4\n";
+    for command in ["solve", "count", "rate"] {
+        let out = run(&["sudoku", command], Some(grid));
+        let text = stdout(&out);
+        assert!(
+            text.starts_with("# line 4, column 7: error: 4 appears twice"),
+            "{command}: {text}"
+        );
+        assert_eq!(text.matches("line ").count(), 1, "{command}: {text}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// L7: hint, rate and generate take --timeout
+
+#[test]
+fn hint_rate_and_generate_stop_at_their_timeout() {
+    // No solution, found after a few hundred nodes: more than one check interval.
+    let hard = ".......8...6.8.1..7....3..2.47..5...5..32............53....4..7......9...1.9...6.\n";
+    let tiny = "0.000000001";
+    let out = run(&["sudoku", "hint", "--timeout", tiny], Some(hard));
+    assert_eq!(code(&out), 1);
+    assert!(
+        stdout(&out).starts_with("no hint: time limit reached"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["sudoku", "rate", "--timeout", tiny], Some(hard));
+    assert_eq!(code(&out), 1);
+    assert!(
+        stdout(&out).contains("not rated: time limit reached"),
+        "{}",
+        stdout(&out)
+    );
+    // Without the limit both finish and find the grid wrong.
+    let out = run(&["sudoku", "hint"], Some(hard));
+    assert!(stdout(&out).starts_with("wrong entry"), "{}", stdout(&out));
+    let out = run(&["sudoku", "generate", "--order", "4", "--timeout", tiny], None);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("puzzle 1: not made within --timeout"),
+        "{}",
+        stderr(&out)
+    );
+    // A generous limit changes nothing.
+    let unlimited = run(&["sudoku", "generate", "--count", "3", "--seed", "3"], None);
+    let limited = run(
+        &[
+            "sudoku",
+            "generate",
+            "--count",
+            "3",
+            "--seed",
+            "3",
+            "--timeout",
+            "60",
+        ],
+        None,
+    );
+    assert_eq!(stdout(&limited), stdout(&unlimited));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_signal_ends_a_batch_that_waits_for_input() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
+        .args(["sudoku", "solve"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // One puzzle, and the pipe stays open: the batch waits for the next line.
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(b"1.34.4...32.2.4.\n").unwrap();
+    input.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
     let killed = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
-    assert_eq!(child.wait().unwrap().code(), Some(143));
+    let mut done = None;
+    assert!(wait_for(20, || {
+        done = child.try_wait().unwrap();
+        done.is_some()
+    }));
+    let out = child.wait_with_output().unwrap();
+    drop(input);
+    assert_eq!(out.status.code(), Some(143));
+    assert_eq!(stdout(&out), "1234341243212143\n");
+    assert!(
+        stderr(&out).contains("interrupted by SIGTERM"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arbitrary bytes: no panic, an error with its line for each bad line, every good line answered
+
+#[test]
+fn arbitrary_bytes_get_an_error_per_line_and_the_good_lines_are_solved() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(22);
+    let good = nine_by_nine(50);
+    let mut bytes = Vec::new();
+    let mut expected = Vec::new(); // (line, good)
+    for (k, puzzle) in good.lines().enumerate() {
+        let mut junk: Vec<u8> = (0..rng.gen_range(1..200)).map(|_| rng.r#gen::<u8>()).collect();
+        junk.retain(|b| !matches!(b, b'\n' | b'\r'));
+        // Lines that are blank or comments are no puzzles; keep the junk a puzzle line.
+        junk.insert(0, b'x');
+        bytes.extend_from_slice(&junk);
+        bytes.push(b'\n');
+        bytes.extend_from_slice(puzzle.as_bytes());
+        bytes.push(b'\n');
+        expected.push((2 * k + 1, false));
+        expected.push((2 * k + 2, true));
+    }
+    let dir = TempDir::new("bytes");
+    let path = dir.path("junk.txt");
+    std::fs::write(&path, &bytes).unwrap();
+    for format in ["line", "json"] {
+        let out = run(&["sudoku", "solve", &path, "--format", format], None);
+        assert_eq!(code(&out), 1, "{}", stderr(&out));
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), expected.len());
+        for (printed, (line, good)) in lines.iter().zip(&expected) {
+            if format == "json" {
+                let v: serde_json::Value = serde_json::from_str(printed).unwrap();
+                assert_eq!(v["line"], *line);
+                assert_eq!(v["status"], if *good { "solved" } else { "error" }, "{printed}");
+            } else if *good {
+                assert!(!printed.starts_with('#'), "{printed}");
+            } else {
+                let at = format!("# line {line}");
+                assert!(
+                    printed.starts_with(&at) && printed.contains(": error: "),
+                    "{printed}"
+                );
+            }
+        }
+    }
 }

@@ -1,5 +1,6 @@
 //! Hints for a person solving a grid, after checking that the grid can still be solved.
 
+use csp_core::{LimitKind, Limits, SearchConfig};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -27,6 +28,9 @@ pub enum HintProblem {
     /// The known techniques find no step.
     #[error("no logical step found with the known techniques: the next step needs a guess")]
     Stuck,
+    /// A limit stopped the check that the grid can still be solved.
+    #[error("no hint: {0} while checking that the grid can be solved")]
+    Limit(LimitKind),
 }
 
 impl HintProblem {
@@ -75,12 +79,28 @@ pub struct CheckedHint {
 /// assert!(wrong.unwrap_err().is_wrong_entry());
 /// ```
 pub fn checked_hint(rules: &SudokuModel, grid: &Grid) -> Result<CheckedHint, HintProblem> {
+    checked_hint_within(rules, grid, &Limits::default())
+}
+
+/// [`checked_hint`] within `limits` (time, nodes or a cancel flag) for the check that
+/// the grid can be solved; [`HintProblem::Limit`] when one stops it first.
+pub fn checked_hint_within(
+    rules: &SudokuModel,
+    grid: &Grid,
+    limits: &Limits,
+) -> Result<CheckedHint, HintProblem> {
     if let Some(&c) = grid.conflicts().first() {
         return Err(HintProblem::Conflict(c, grid.size()));
     }
-    let counted = count(rules, grid, &default_config(grid.order()), Some(2));
-    if counted.status == Status::Unsatisfiable {
-        return Err(HintProblem::NoSolution);
+    let config = SearchConfig {
+        limits: limits.clone(),
+        ..default_config(grid.order())
+    };
+    let counted = count(rules, grid, &config, Some(2));
+    match (counted.status, counted.limit) {
+        (Status::Unsatisfiable, _) => return Err(HintProblem::NoSolution),
+        (Status::Limit, Some(kind)) => return Err(HintProblem::Limit(kind)),
+        _ => {}
     }
     match next_hint(grid) {
         Ok(hint) => Ok(CheckedHint {

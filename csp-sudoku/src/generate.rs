@@ -6,8 +6,13 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
-use csp_core::{Inference, Limits, Outcome, SearchConfig, Solver, Strategy, TieBreak, ValueOrder, VarOrder};
+use csp_core::{
+    Inference, LimitKind, Limits, Outcome, SearchConfig, Solver, Strategy, TieBreak, ValueOrder, VarOrder,
+};
 use rand::seq::SliceRandom;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -18,7 +23,50 @@ use crate::defaults::default_config;
 use crate::grid::Grid;
 use crate::logic::{SinglesOutcome, propagate_singles};
 use crate::model::SudokuModel;
-use crate::rate::{Level, Rating, rate_with};
+use crate::rate::{Level, RateError, Rating, rate_within};
+
+/// The time and cancel flag one puzzle may use: the limits of each search it runs.
+struct Budget {
+    deadline: Option<Instant>,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Budget {
+    /// No limit.
+    fn none() -> Budget {
+        Budget {
+            deadline: None,
+            cancel: None,
+        }
+    }
+
+    /// The budget of one puzzle started now.
+    fn of(config: &GenerateConfig) -> Budget {
+        Budget {
+            deadline: config.time.map(|t| Instant::now() + t),
+            cancel: config.cancel.clone(),
+        }
+    }
+
+    /// The limit reached, if any.
+    fn spent(&self) -> Option<LimitKind> {
+        if self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Some(LimitKind::Cancelled);
+        }
+        self.deadline
+            .is_some_and(|d| Instant::now() >= d)
+            .then_some(LimitKind::Time)
+    }
+
+    /// `limits` with what is left of this budget.
+    fn limits(&self, limits: Limits) -> Limits {
+        Limits {
+            time: self.deadline.map(|d| d.saturating_duration_since(Instant::now())),
+            cancel: self.cancel.clone(),
+            ..limits
+        }
+    }
+}
 
 /// Smallest order the generator makes (4x4).
 pub const MIN_GENERATE_ORDER: usize = 2;
@@ -115,6 +163,11 @@ pub struct GenerateConfig {
     pub grid_attempts: usize,
     /// See [`GenerateConfig::grid_attempts`].
     pub difficulty_attempts: usize,
+    /// Time allowed for each puzzle (or complete grid), from its start; past it
+    /// [`GenerateError::Limit`]. Default: none.
+    pub time: Option<Duration>,
+    /// Stop when another thread (or a signal handler) sets this flag. Default: none.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl GenerateConfig {
@@ -128,6 +181,8 @@ impl GenerateConfig {
             seed: 0,
             grid_attempts: 20,
             difficulty_attempts: 500,
+            time: None,
+            cancel: None,
         }
     }
 }
@@ -161,6 +216,9 @@ pub enum GenerateError {
         /// The fewest clues reached.
         fewest: usize,
     },
+    /// The time limit ([`GenerateConfig::time`]) or the cancel flag stopped the work.
+    #[error("stopped: {0}")]
+    Limit(LimitKind),
     /// No puzzle tried had the requested level.
     #[error("no {level} puzzle among {attempts} generated ones; try another level, seed or clue count")]
     DifficultyNotReached {
@@ -280,22 +338,30 @@ impl Generator {
     /// in random order and maintained arc consistency (the order's default model). A search
     /// that runs past a node limit starts again with the next seed.
     pub fn complete_grid(&self, rng: &mut dyn RngCore) -> Grid {
+        self.complete_grid_within(rng, &Budget::none())
+            .expect("no limit without a budget")
+    }
+
+    fn complete_grid_within(&self, rng: &mut dyn RngCore, budget: &Budget) -> Result<Grid, GenerateError> {
         let cells = self.rules.cells().len() as u64;
         loop {
+            if let Some(kind) = budget.spent() {
+                return Err(GenerateError::Limit(kind));
+            }
             let config = SearchConfig {
                 strategy: Strategy::new(VarOrder::Mrv, ValueOrder::Random, Inference::Mac),
                 tie_break: TieBreak::Random,
                 restarts: None,
                 seed: rng.next_u64(),
-                limits: Limits {
+                limits: budget.limits(Limits {
                     nodes: Some(20 * cells),
                     ..Limits::default()
-                },
+                }),
                 ..SearchConfig::default()
             };
             let mut solver = Solver::new(self.rules.model(), config).expect("no restarts");
             match solver.solve() {
-                Outcome::Solved(values) => return self.rules.grid_of(&values),
+                Outcome::Solved(values) => return Ok(self.rules.grid_of(&values)),
                 Outcome::Unsatisfiable => unreachable!("the blank board has solutions"),
                 Outcome::Limit(_) => log::debug!("blank-board search hit its node limit; new seed"),
             }
@@ -307,13 +373,29 @@ impl Generator {
         self.complete_grid(&mut self.rng(index, 0))
     }
 
+    /// [`Generator::full`] within the configuration's time and cancel flag.
+    pub fn full_within(&self, index: u64) -> Result<Grid, GenerateError> {
+        self.complete_grid_within(&mut self.rng(index, 0), &Budget::of(&self.config))
+    }
+
     /// Removes clues from `solution` in random order (in symmetric groups) while the
     /// solution stays unique, down to `target` clues or a minimal puzzle.
     ///
     /// One pass suffices for minimality: removing clues never removes solutions, so a
     /// group whose removal broke uniqueness would break it again later.
     pub fn reduce(&self, solution: &Grid, target: Option<usize>, rng: &mut dyn RngCore) -> Grid {
-        let config = default_config(solution.order());
+        self.reduce_within(solution, target, rng, &Budget::none())
+            .expect("no limit without a budget")
+    }
+
+    fn reduce_within(
+        &self,
+        solution: &Grid,
+        target: Option<usize>,
+        rng: &mut dyn RngCore,
+        budget: &Budget,
+    ) -> Result<Grid, GenerateError> {
+        let mut config = default_config(solution.order());
         let mut puzzle = solution.clone();
         let mut clues = puzzle.givens();
         let mut order: Vec<usize> = (0..self.groups.len()).collect();
@@ -332,7 +414,9 @@ impl Generator {
             // Singles are sound deductions: when they fill the grid, its solution is unique
             // and the search can be skipped. Otherwise search for another solution.
             let by_singles = matches!(propagate_singles(&puzzle), SinglesOutcome::Solved { .. });
-            if by_singles || !self.has_other_solution(&puzzle, solution, group, &config) {
+            config.limits = budget.limits(Limits::default());
+            let unique = by_singles || !self.has_other_solution(&puzzle, solution, group, &config)?;
+            if unique {
                 clues -= group.len();
             } else {
                 for &cell in group {
@@ -342,40 +426,53 @@ impl Generator {
                 }
             }
         }
-        puzzle
+        Ok(puzzle)
     }
 
     /// Whether `puzzle` (made from a puzzle whose only solution is `solution` by blanking
     /// the cells of `removed`) has a solution other than `solution`. Such a solution breaks
     /// a removed clue, so it is enough to look, cell by cell, for a solution in which that
-    /// cell differs: each search skips the subtree of the known solution.
+    /// cell differs: each search skips the subtree of the known solution. A limit of
+    /// `config` that stops a search leaves the answer unknown: [`GenerateError::Limit`].
     fn has_other_solution(
         &self,
         puzzle: &Grid,
         solution: &Grid,
         removed: &[usize],
         config: &SearchConfig,
-    ) -> bool {
-        removed.iter().any(|&cell| {
+    ) -> Result<bool, GenerateError> {
+        for &cell in removed {
             let mut model = self.rules.with_givens(puzzle);
             let var = self.rules.cells()[cell];
             model
                 .exclude(var, i32::from(solution.cells()[cell]))
                 .expect("a variable of the model");
             let mut solver = Solver::new(&model, config.clone()).expect("no restarts");
-            matches!(solver.solve(), Outcome::Solved(_))
-        })
+            match solver.solve() {
+                Outcome::Solved(_) => return Ok(true),
+                Outcome::Unsatisfiable => {}
+                Outcome::Limit(kind) => return Err(GenerateError::Limit(kind)),
+            }
+        }
+        Ok(false)
     }
 
     /// Puzzle number `index`: a unique solution, the requested clue count (or minimal),
     /// and the requested level if any.
+    /// With [`GenerateConfig::time`] or [`GenerateConfig::cancel`], [`GenerateError::Limit`]
+    /// when the time is up or the flag is set first.
     pub fn puzzle(&self, index: u64) -> Result<Generated, GenerateError> {
+        let budget = Budget::of(&self.config);
         let Some(level) = self.config.difficulty else {
-            return self.puzzle_with_clues(index, 0);
+            return self.puzzle_with_clues(index, 0, &budget);
         };
         for attempt in 0..self.config.difficulty_attempts.max(1) {
-            let mut made = self.puzzle_with_clues(index, attempt as u64)?;
-            let rating = rate_with(&self.rules, &made.puzzle).expect("a generated puzzle has a solution");
+            let mut made = self.puzzle_with_clues(index, attempt as u64, &budget)?;
+            let rating = match rate_within(&self.rules, &made.puzzle, &budget.limits(Limits::default())) {
+                Ok(rating) => rating,
+                Err(RateError::Limit(kind)) => return Err(GenerateError::Limit(kind)),
+                Err(e) => unreachable!("a generated puzzle has a solution: {e}"),
+            };
             if rating.level == level {
                 made.rating = Some(rating);
                 return Ok(made);
@@ -387,13 +484,18 @@ impl Generator {
         })
     }
 
-    fn puzzle_with_clues(&self, index: u64, attempt: u64) -> Result<Generated, GenerateError> {
+    fn puzzle_with_clues(
+        &self,
+        index: u64,
+        attempt: u64,
+        budget: &Budget,
+    ) -> Result<Generated, GenerateError> {
         let mut rng = self.rng(index, attempt + 1);
         let mut fewest = usize::MAX;
         let attempts = self.config.grid_attempts.max(1);
         for grids in 1..=attempts {
-            let solution = self.complete_grid(&mut rng);
-            let puzzle = self.reduce(&solution, self.config.clues, &mut rng);
+            let solution = self.complete_grid_within(&mut rng, budget)?;
+            let puzzle = self.reduce_within(&solution, self.config.clues, &mut rng, budget)?;
             let clues = puzzle.givens();
             if self.config.clues.is_none_or(|t| clues == t) {
                 return Ok(Generated {

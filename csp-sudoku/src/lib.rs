@@ -53,7 +53,7 @@ mod rate;
 mod solve;
 mod units;
 
-pub use checked_hint::{CheckedHint, HintProblem, checked_hint};
+pub use checked_hint::{CheckedHint, HintProblem, checked_hint, checked_hint_within};
 pub use compare::{Contender, Summary, default_contenders, summarise};
 pub use defaults::{
     PerOrder, default_branching, default_config, default_locked, default_model, default_strategy,
@@ -78,6 +78,6 @@ pub use parse::{
     CountedPuzzle, CountedReader, MAX_LINE_BYTES, ParseError, PuzzleReader, is_puzzle_line, looks_like_row,
     parse_counted_line, parse_line, parse_puzzle, parse_puzzle_from, parse_puzzle_unchecked,
 };
-pub use rate::{Level, RateError, Rating, rate, rate_with, score};
+pub use rate::{Level, RateError, Rating, rate, rate_with, rate_within, score};
 pub use solve::{CountReport, SolveReport, Status, count, solve};
 pub use units::{MAX_ORDER, MIN_ORDER, Unit, UnitKind, Units};

@@ -47,6 +47,25 @@ pub enum ParseError {
         /// The most bytes a puzzle can take.
         max: usize,
     },
+    /// A line of a file of puzzles that holds separators only (such as `|||---+++`).
+    #[error("line {line}: no cells on this line")]
+    NoCells {
+        /// The line.
+        line: usize,
+    },
+    /// A number with a sign in front (`-4`): no cell value is negative.
+    #[error(
+        "line {line}, column {col}: `{symbol}` is read as a negative number, which is no cell \
+         value (a `-` right before a number is its sign; elsewhere it separates cells)"
+    )]
+    Negative {
+        /// The number with its sign.
+        symbol: String,
+        /// Line of the number.
+        line: usize,
+        /// Column of the sign.
+        col: usize,
+    },
     /// A character or token that is no cell symbol.
     #[error(
         "line {line}, column {col}: `{}` is not a cell symbol \
@@ -228,8 +247,25 @@ fn is_comment(line: &str) -> bool {
     line.trim_start().starts_with('#')
 }
 
+/// Whether `c` separates cells: a space, a tab, `|`, `-`, `+` or `,` (and in a Lisp list
+/// the parentheses and the quote). Other white space (a vertical tab, a form feed, a
+/// no-break space) is no separator, so that a cell written as one is reported at its
+/// column instead of making a line one cell short.
 fn is_separator(c: char, lisp: bool) -> bool {
-    c.is_whitespace() || matches!(c, '|' | '-' | '+' | ',') || (lisp && matches!(c, '(' | ')' | '\''))
+    matches!(c, ' ' | '\t' | '\r' | '|' | '-' | '+' | ',') || (lisp && matches!(c, '(' | ')' | '\''))
+}
+
+/// Whether the text at `rest` (just after a `-` or `+`) is a number ending at a separator
+/// or at the end of the line: then the sign belongs to it (`-1` is no cell value, not a
+/// separator and a 1). In `-4....8.5` the `-` separates: a digit run that goes on with
+/// cells is no signed number.
+fn signed_number(rest: &str, lisp: bool) -> bool {
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0
+        && rest[digits..]
+            .chars()
+            .next()
+            .is_none_or(|c| is_separator(c, lisp))
 }
 
 /// Splits the text into tokens; `first_line` is the number of its first line.
@@ -248,8 +284,7 @@ fn tokenize(text: &str, first_line: usize) -> (Vec<Token<'_>>, bool) {
         }
         let mut start: Option<(usize, usize)> = None; // (byte offset, column)
         for (col, (offset, c)) in line.char_indices().enumerate() {
-            // A sign before a digit belongs to the number (`-1` is no cell value, not a 1).
-            let sign = matches!(c, '-' | '+') && line[offset + 1..].starts_with(|d: char| d.is_ascii_digit());
+            let sign = matches!(c, '-' | '+') && signed_number(&line[offset + 1..], lisp);
             if is_separator(c, lisp) && !sign {
                 if let Some((s, scol)) = start.take() {
                     tokens.push(Token {
@@ -335,16 +370,15 @@ fn read_cells<'a>(tokens: &[Token<'a>], lisp: bool) -> Result<Vec<RawCell<'a>>, 
                     line: t.line,
                     col: t.col,
                 }),
-                None => Err(ParseError::InvalidSymbol {
-                    symbol: t.text.to_string(),
-                    line: t.line,
-                    col: t.col,
-                }),
+                None => Err(symbol_error(t.text, t.line, t.col)),
             })
             .collect()
     } else {
         let mut cells = Vec::with_capacity(char_count);
         for t in tokens {
+            if t.text.starts_with('-') {
+                return Err(symbol_error(t.text, t.line, t.col));
+            }
             for (k, (offset, c)) in t.text.char_indices().enumerate() {
                 let symbol = &t.text[offset..offset + c.len_utf8()];
                 let value = char_value(c).ok_or_else(|| ParseError::InvalidSymbol {
@@ -361,6 +395,26 @@ fn read_cells<'a>(tokens: &[Token<'a>], lisp: bool) -> Result<Vec<RawCell<'a>>, 
             }
         }
         Ok(cells)
+    }
+}
+
+/// The error of a token that is no cell symbol: a negative number says so.
+fn symbol_error(text: &str, line: usize, col: usize) -> ParseError {
+    let negative = text
+        .strip_prefix('-')
+        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+    if negative {
+        ParseError::Negative {
+            symbol: text.to_string(),
+            line,
+            col,
+        }
+    } else {
+        ParseError::InvalidSymbol {
+            symbol: text.to_string(),
+            line,
+            col,
+        }
     }
 }
 
@@ -387,7 +441,10 @@ pub fn parse_line(line: &str, line_number: usize) -> Result<Grid, ParseError> {
         Some((cells, _)) if order_of(cells.trim().chars().count()).is_some() => cells,
         _ => line,
     };
-    parse_at(puzzle, line_number, true)
+    match parse_at(puzzle, line_number, true) {
+        Err(ParseError::Empty) => Err(ParseError::NoCells { line: line_number }),
+        parsed => parsed,
+    }
 }
 
 fn parse_at(text: &str, first_line: usize, check: bool) -> Result<Grid, ParseError> {

@@ -6,6 +6,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use csp_core::{LimitKind, Limits, SearchConfig};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use thiserror::Error;
@@ -94,6 +95,9 @@ pub enum RateError {
     /// The puzzle has no solution.
     #[error("the puzzle has no solution")]
     NoSolution,
+    /// A limit stopped the search before the first solution.
+    #[error("not rated: {0} before the first solution")]
+    Limit(LimitKind),
 }
 
 /// How hard a puzzle is; see [`score`] for the formula and [`Level`] for the scale.
@@ -175,12 +179,24 @@ pub fn score(techniques: &[(Technique, usize)], guessing: bool, backtracks: u64)
 /// assert_eq!(hard.level, Level::Expert);
 /// ```
 pub fn rate_with(rules: &SudokuModel, puzzle: &Grid) -> Result<Rating, RateError> {
+    rate_within(rules, puzzle, &Limits::default())
+}
+
+/// [`rate_with`] within `limits` (time, nodes or a cancel flag) for the search;
+/// [`RateError::Limit`] when one stops it first.
+pub fn rate_within(rules: &SudokuModel, puzzle: &Grid, limits: &Limits) -> Result<Rating, RateError> {
     if !puzzle.is_consistent() {
         return Err(RateError::Conflict);
     }
-    let report = solve(rules, puzzle, &default_config(puzzle.order()));
-    if report.status == Status::Unsatisfiable {
-        return Err(RateError::NoSolution);
+    let config = SearchConfig {
+        limits: limits.clone(),
+        ..default_config(puzzle.order())
+    };
+    let report = solve(rules, puzzle, &config);
+    match (report.status, report.limit) {
+        (Status::Unsatisfiable, _) => return Err(RateError::NoSolution),
+        (Status::Limit, Some(kind)) => return Err(RateError::Limit(kind)),
+        _ => {}
     }
     let logic = rate_logic(puzzle);
     let guessing = logic.stuck;

@@ -5,7 +5,8 @@ mod common;
 
 use common::{data, puzzles};
 use csp_sudoku::{
-    CountedReader, Grid, ParseError, PuzzleReader, parse_counted_line, parse_puzzle, parse_puzzle_unchecked,
+    CountedReader, Grid, ParseError, PuzzleReader, parse_counted_line, parse_line, parse_puzzle,
+    parse_puzzle_from, parse_puzzle_unchecked,
 };
 use proptest::prelude::*;
 
@@ -486,5 +487,30 @@ proptest! {
         let _ = parse_puzzle(&text);
         let _ = parse_counted_line(&text);
         let _ = PuzzleReader::new(&text).count();
+    }
+
+    #[test]
+    fn a_bad_line_names_its_line(line in "[^\n\r]{0,120}|[0-9.|+ -]{0,120}", number in 1usize..1_000_000) {
+        if let Err(e) = parse_line(&line, number) {
+            let text = e.to_string();
+            prop_assert!(
+                text.starts_with(&format!("line {number}:")) || text.starts_with(&format!("line {number}, column ")),
+                "{}", text
+            );
+        }
+    }
+
+    #[test]
+    fn a_bad_grid_names_a_line_of_its_own(text in "[0-9.| \n-]{0,200}", first in 1usize..1000) {
+        if let Err(e) = parse_puzzle_from(&text, first) {
+            let lines = text.lines().count().max(1);
+            let message = e.to_string();
+            let named: usize = message
+                .strip_prefix("line ")
+                .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(first);
+            prop_assert!((first..first + lines).contains(&named), "{}", message);
+        }
     }
 }

@@ -97,13 +97,14 @@ enum QueensCommand {
         #[arg(value_parser = parse_size, allow_hyphen_values = true)]
         n: usize,
         /// Seed of the random choices.
-        #[arg(long, value_name = "S", default_value_t = 0)]
+        #[arg(long, value_name = "S", default_value_t = 0, value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
         seed: u64,
         /// Give up after this many steps.
-        #[arg(long, value_name = "K", default_value_t = 10_000_000)]
+        #[arg(long, value_name = "K", default_value_t = 10_000_000, value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
         max_steps: u64,
         /// Start from a fresh greedy assignment after this many steps without a solution.
-        #[arg(long, value_name = "K")]
+        /// Default: 50 n, so that a run stuck on a plateau starts again (every seed solves).
+        #[arg(long, value_name = "K", value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
         restart_after: Option<u64>,
         /// Stop after this many seconds (fractions allowed).
         #[arg(long, value_name = "SECONDS", value_parser = crate::args::parse_seconds, allow_hyphen_values = true)]
@@ -116,6 +117,9 @@ enum QueensCommand {
         verify: bool,
     },
 }
+
+/// `csp queens local` starts again after this many steps per queen without a solution.
+const DEFAULT_RESTART_PER_QUEEN: u64 = 50;
 
 /// Parses a board size: a whole number (0 is rejected later with its own message).
 fn parse_size(text: &str) -> Result<usize, String> {
@@ -157,9 +161,12 @@ pub fn run(args: QueensArgs) -> Result<u8, CliError> {
             format,
             verify,
         } => {
+            if max_steps == 0 {
+                return Err(usage("--max-steps must be at least 1"));
+            }
             let config = MinConflicts {
                 max_steps,
-                restart_after,
+                restart_after: restart_after.or(Some(DEFAULT_RESTART_PER_QUEEN.saturating_mul(n as u64))),
                 seed,
                 time: timeout,
                 cancel: Some(crate::interrupt::flag()),
@@ -194,6 +201,13 @@ fn setup(
     if !explicit {
         config.tie_break = search.strategy.tie_break.unwrap_or(default_config.tie_break);
         config.restarts = default_config.restarts;
+    }
+    if search.n > csp_queens::MAX_ALLDIFF_N {
+        return Err(usage(format!(
+            "n = {} is too large: at most {} with systematic search; try `csp queens local`",
+            search.n,
+            csp_queens::MAX_ALLDIFF_N
+        )));
     }
     if search.n > encoding.max_n() {
         return Err(usage(format!(

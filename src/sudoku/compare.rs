@@ -11,7 +11,7 @@ use csp_sudoku::{Contender, ModelKind, PerOrder, SolveReport, Summary, default_c
 
 use super::chart;
 use crate::args::parse_seconds;
-use crate::error::{CliError, EXIT_OK, usage, written};
+use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED, usage, written};
 use crate::input::{self, Input, InputArgs, NumberedPuzzle, Puzzles};
 use crate::interrupt;
 use crate::run::Batch;
@@ -45,7 +45,7 @@ pub struct CompareArgs {
     #[arg(long, default_value = "variables", value_name = "KIND")]
     branching: Branching,
     /// Node limit per puzzle and strategy, so that hopeless combinations end.
-    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    #[arg(long, default_value_t = 100_000, value_name = "N", value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
     node_limit: u64,
     /// Time limit per puzzle and strategy, in seconds.
     #[arg(long, default_value = "5", value_parser = parse_seconds, allow_hyphen_values = true, value_name = "SECONDS")]
@@ -99,9 +99,12 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     let items: Vec<NumberedPuzzle> =
         input::puzzles(Input::open(args.input.file.as_deref())?, args.input.input)?
             .collect::<Result<_, _>>()?;
+    let mut skipped = 0;
     for (line, parsed) in &items {
         if let Err(e) = parsed {
-            note!("line {line}: skipped: {e}");
+            let (place, what) = input::located(*line, e);
+            note!("{place}: skipped: {what}");
+            skipped += 1;
         }
     }
     let readable = items.iter().filter(|(_, p)| p.is_ok()).count();
@@ -175,7 +178,8 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         file.write_all(chart::nodes_chart(&summaries).as_bytes())
             .map_err(|source| svg_error(path, source))?;
     }
-    Ok(EXIT_OK)
+    // Skipped lines are puzzles not compared, as a bad line is a puzzle not solved.
+    Ok(if skipped == 0 { EXIT_OK } else { EXIT_UNSOLVED })
 }
 
 fn svg_error(path: &std::path::Path, source: std::io::Error) -> CliError {

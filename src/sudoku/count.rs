@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::options::SearchArgs;
 use crate::error::{CliError, usage};
-use crate::input::{self, Input, InputArgs};
+use crate::input::{self, Input, InputArgs, error_note};
 use crate::run::{self, Batch, StatusCounts};
 
 /// Output formats of `count`.
@@ -28,7 +28,7 @@ pub struct CountArgs {
     input: InputArgs,
     /// Stop counting at this many solutions (2 checks uniqueness). Default: count all, which
     /// never ends on nearly empty 9x9 grids (the empty one has about 6.7e21 solutions).
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
     limit: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = CountFormat::Line)]
@@ -134,7 +134,7 @@ fn write_count(
                 r.solutions
             ),
             Ok(r) => writeln!(out, "{}", r.solutions),
-            Err(e) => writeln!(out, "# line {line}: error: {e}"),
+            Err(e) => writeln!(out, "# {}", error_note(line, e)),
         },
     }
 }

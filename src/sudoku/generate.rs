@@ -4,12 +4,14 @@ use std::io::Write;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
+use csp_core::LimitKind;
 use csp_sudoku::{GenerateConfig, GenerateError, Generated, Generator, Level, Symmetry};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::{CliError, EXIT_OK, usage, written};
 use crate::interrupt;
+use crate::run;
 
 /// Output formats of `generate`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -28,10 +30,10 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 3, allow_hyphen_values = true, value_parser = crate::args::parse_generate_order)]
     order: usize,
     /// How many puzzles (or grids with --full).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
     count: u64,
     /// Seed: the same seed gives the same output (with any --jobs).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
     seed: u64,
     /// Symmetry of the clues: none, rotational, mirror.
     #[arg(long, default_value_t = Symmetry::None)]
@@ -48,6 +50,9 @@ pub struct GenerateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = GenerateFormat::Line)]
     format: GenerateFormat,
+    /// Give up on a puzzle (or grid) after this many seconds (fractions allowed).
+    #[arg(long, value_name = "SECONDS", value_parser = crate::args::parse_seconds, allow_hyphen_values = true)]
+    timeout: Option<std::time::Duration>,
     /// Worker threads (0: one per core).
     #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs)]
     jobs: usize,
@@ -66,21 +71,72 @@ struct GeneratedLine {
     level: Option<Level>,
 }
 
-/// Runs `csp sudoku generate`.
-pub fn run(args: GenerateArgs) -> Result<u8, CliError> {
+/// The generator the flags ask for, or a usage error.
+fn generator(args: &GenerateArgs) -> Result<Generator, CliError> {
     if args.full && (args.clues.is_some() || args.difficulty.is_some() || args.symmetry != Symmetry::None) {
         return Err(usage(
             "--full writes complete grids: it takes no --clues, --difficulty or --symmetry",
         ));
+    }
+    if args.count == 0 {
+        return Err(usage("--count must be at least 1"));
     }
     let config = GenerateConfig {
         symmetry: args.symmetry,
         clues: args.clues,
         difficulty: args.difficulty,
         seed: args.seed,
+        time: args.timeout,
+        cancel: Some(interrupt::flag()),
         ..GenerateConfig::new(args.order)
     };
-    let generator = Generator::new(config).map_err(|e| usage(e.to_string()))?;
+    Generator::new(config).map_err(|e| usage(e.to_string()))
+}
+
+/// Puzzle (or with `full`, complete grid) number `index`.
+fn make(generator: &Generator, full: bool, index: u64) -> Result<Generated, GenerateError> {
+    if !full {
+        return generator.puzzle(index);
+    }
+    let grid = generator.full_within(index)?;
+    Ok(Generated {
+        puzzle: grid.clone(),
+        solution: grid,
+        rating: None,
+        grids: 1,
+    })
+}
+
+/// The output line of puzzle number `index`.
+fn output_line(format: GenerateFormat, index: u64, made: &Generated) -> String {
+    match format {
+        GenerateFormat::Line => made.puzzle.to_string(),
+        GenerateFormat::Json => serde_json::to_string(&GeneratedLine {
+            index,
+            puzzle: made.puzzle.to_string(),
+            solution: made.solution.to_string(),
+            clues: made.puzzle.givens(),
+            score: made.rating.as_ref().map(|r| r.score),
+            level: made.rating.as_ref().map(|r| r.level),
+        })
+        .expect("plain data serialises"),
+    }
+}
+
+/// The failure of puzzle number `index`.
+fn failure(index: u64, error: GenerateError) -> CliError {
+    match error {
+        e if e.is_usage() => usage(e.to_string()),
+        GenerateError::Limit(LimitKind::Time) => {
+            CliError::Failed(format!("puzzle {}: not made within --timeout", index + 1))
+        }
+        e => CliError::Failed(format!("puzzle {}: {e}", index + 1)),
+    }
+}
+
+/// Runs `csp sudoku generate`.
+pub fn run(args: GenerateArgs) -> Result<u8, CliError> {
+    let generator = generator(&args)?;
     let jobs = if args.jobs == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
@@ -95,54 +151,36 @@ pub fn run(args: GenerateArgs) -> Result<u8, CliError> {
     let (mut made, mut clues) = (0u64, 0usize);
     let chunk = (8 * jobs) as u64;
     let mut first = 0u64;
+    let progress = run::steady_progress(args.count, if args.full { "grids" } else { "puzzles" });
     while first < args.count && !interrupt::requested() {
         let last = (first + chunk).min(args.count);
         let results: Vec<Result<Generated, GenerateError>> = pool.install(|| {
             (first..last)
                 .into_par_iter()
-                .map(|i| {
-                    if args.full {
-                        let grid = generator.full(i);
-                        Ok(Generated {
-                            puzzle: grid.clone(),
-                            solution: grid,
-                            rating: None,
-                            grids: 1,
-                        })
-                    } else {
-                        generator.puzzle(i)
-                    }
-                })
+                .map(|i| make(&generator, args.full, i))
                 .collect()
         });
         for (i, result) in (first..).zip(results) {
-            let g = result.map_err(|e| {
-                if e.is_usage() {
-                    usage(e.to_string())
-                } else {
-                    CliError::Failed(format!("puzzle {}: {e}", i + 1))
+            let g = match result {
+                Ok(g) => g,
+                // A signal: what was made is written, and the summary says how much.
+                Err(GenerateError::Limit(LimitKind::Cancelled)) => break,
+                Err(e) => {
+                    progress.finish_and_clear();
+                    return Err(failure(i, e));
                 }
-            })?;
+            };
+            progress.inc(1);
             made += 1;
             clues += g.puzzle.givens();
-            let text = match args.format {
-                GenerateFormat::Line => g.puzzle.to_string(),
-                GenerateFormat::Json => serde_json::to_string(&GeneratedLine {
-                    index: i,
-                    puzzle: g.puzzle.to_string(),
-                    solution: g.solution.to_string(),
-                    clues: g.puzzle.givens(),
-                    score: g.rating.as_ref().map(|r| r.score),
-                    level: g.rating.as_ref().map(|r| r.level),
-                })
-                .expect("plain data serialises"),
-            };
+            let text = output_line(args.format, i, &g);
             if !written(writeln!(out, "{text}"), "cannot write the puzzles")? {
                 return Ok(EXIT_OK);
             }
         }
         first = last;
     }
+    progress.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
     note!(
         "{made} {} of order {} (mean clues {:.1}) in {secs:.3} s ({:.1} per second)",

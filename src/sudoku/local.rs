@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::options::{SearchArgs, SolveFormat, write_text};
 use crate::error::{CliError, usage};
-use crate::input::{self, Input, InputArgs};
+use crate::input::{self, Input, InputArgs, error_note};
 use crate::interrupt;
 use crate::run::{Batch, StatusCounts};
 
@@ -78,6 +78,11 @@ pub fn run(args: LocalSolve<'_>) -> Result<u8, CliError> {
     if m.model.is_some() || m.alldiff.is_some() || m.locked.is_some() || s.probe {
         return Err(usage(format!(
             "--model, --alldiff, --locked and --probe apply to backtracking, not to --method {method}"
+        )));
+    }
+    if s.branching.is_some() || args.search.restarts.is_some() {
+        return Err(usage(format!(
+            "--branching and --restarts apply to backtracking, not to --method {method}"
         )));
     }
     if args.search.limits.node_limit.is_some() {
@@ -154,11 +159,10 @@ fn write_local(
             Ok(r) => write_text(
                 out,
                 format,
-                line,
                 r.solution.as_ref(),
-                &format!("limit: {}", limit_reason(r)),
+                &format!("line {line}: limit: {}", limit_reason(r)),
             ),
-            Err(e) => write_text(out, format, line, None, &format!("error: {e}")),
+            Err(e) => write_text(out, format, None, &error_note(line, &e)),
         },
     }
 }

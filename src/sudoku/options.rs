@@ -96,17 +96,17 @@ impl SearchArgs {
     }
 }
 
-/// Writes a solution in line or grid format, or else a line `# line N: why`.
+/// Writes a solution in line or grid format, or else the comment line `# note` (such
+/// as `# line 5: limit: ...`).
 pub fn write_text(
     out: &mut impl Write,
     format: SolveFormat,
-    line: usize,
     solution: Option<&Grid>,
-    why: &str,
+    note: &str,
 ) -> std::io::Result<()> {
     match solution {
         Some(grid) if format == SolveFormat::Grid => writeln!(out, "{}", grid.pretty()),
         Some(grid) => writeln!(out, "{grid}"),
-        None => writeln!(out, "# line {line}: {why}"),
+        None => writeln!(out, "# {note}"),
     }
 }

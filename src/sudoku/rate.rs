@@ -4,11 +4,13 @@ use std::io::Write;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
+use csp_core::Limits;
 use csp_sudoku::{Grid, Level, PerOrder, Rating, Status};
 use serde::Serialize;
 
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED};
-use crate::input::{self, Input, InputArgs};
+use crate::input::{self, Input, InputArgs, error_note};
+use crate::interrupt;
 use crate::run::Batch;
 
 /// Output formats of `rate`.
@@ -28,6 +30,9 @@ pub struct RateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = RateFormat::Line)]
     format: RateFormat,
+    /// Stop searching after this many seconds per puzzle (fractions allowed).
+    #[arg(long, value_name = "SECONDS", value_parser = crate::args::parse_seconds, allow_hyphen_values = true)]
+    timeout: Option<std::time::Duration>,
     /// Worker threads (0: one per core).
     #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs)]
     jobs: usize,
@@ -51,6 +56,11 @@ struct RateLine<'a> {
 pub fn run(args: RateArgs) -> Result<u8, CliError> {
     let puzzles = input::puzzles(Input::open(args.input.file.as_deref())?, args.input.input)?;
     let per_order = PerOrder::default();
+    let limits = Limits {
+        time: args.timeout,
+        cancel: Some(interrupt::flag()),
+        ..Limits::default()
+    };
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let (mut total, mut errors) = (0usize, 0usize);
@@ -60,7 +70,7 @@ pub fn run(args: RateArgs) -> Result<u8, CliError> {
         |puzzle: &Grid| {
             (
                 puzzle.to_string(),
-                csp_sudoku::rate_with(per_order.model(puzzle.order()), puzzle),
+                csp_sudoku::rate_within(per_order.model(puzzle.order()), puzzle, &limits),
             )
         },
         |line, result| {
@@ -74,47 +84,7 @@ pub fn run(args: RateArgs) -> Result<u8, CliError> {
                 Ok((_, r)) => by_level[r.level as usize] += 1,
                 Err(_) => errors += 1,
             }
-            match (args.format, result) {
-                (RateFormat::Json, result) => {
-                    let record = match result {
-                        Ok((p, r)) => RateLine {
-                            line,
-                            puzzle: Some(p.clone()),
-                            rating: Some(r),
-                            status: None,
-                            error: None,
-                        },
-                        Err(e) => RateLine {
-                            line,
-                            puzzle: None,
-                            rating: None,
-                            status: Some(Status::Error.name()),
-                            error: Some(e),
-                        },
-                    };
-                    writeln!(
-                        out,
-                        "{}",
-                        serde_json::to_string(&record).expect("plain data serialises")
-                    )
-                }
-                (RateFormat::Line, Ok((_, r))) => {
-                    let techniques: Vec<String> =
-                        r.techniques.iter().map(|(t, n)| format!("{t}:{n}")).collect();
-                    writeln!(
-                        out,
-                        "{:.1} {} hardest={} guessing={} nodes={} backtracks={} techniques={}",
-                        r.score,
-                        r.level,
-                        r.hardest.map_or("-", |t| t.name()),
-                        if r.guessing { "yes" } else { "no" },
-                        r.nodes,
-                        r.backtracks,
-                        techniques.join(",")
-                    )
-                }
-                (RateFormat::Line, Err(e)) => writeln!(out, "# line {line}: error: {e}"),
-            }
+            write_rating(&mut out, args.format, line, result)
         },
     )?;
     let secs = started.elapsed().as_secs_f64();
@@ -127,4 +97,53 @@ pub fn run(args: RateArgs) -> Result<u8, CliError> {
         levels.join(", ")
     );
     Ok(if errors == 0 { EXIT_OK } else { EXIT_UNSOLVED })
+}
+
+/// Writes the rating of the puzzle on `line`, or why it has none.
+fn write_rating(
+    out: &mut impl Write,
+    format: RateFormat,
+    line: usize,
+    result: Result<(&String, &Rating), String>,
+) -> std::io::Result<()> {
+    match (format, result) {
+        (RateFormat::Json, result) => {
+            let record = match result {
+                Ok((p, r)) => RateLine {
+                    line,
+                    puzzle: Some(p.clone()),
+                    rating: Some(r),
+                    status: None,
+                    error: None,
+                },
+                Err(e) => RateLine {
+                    line,
+                    puzzle: None,
+                    rating: None,
+                    status: Some(Status::Error.name()),
+                    error: Some(e),
+                },
+            };
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string(&record).expect("plain data serialises")
+            )
+        }
+        (RateFormat::Line, Ok((_, r))) => {
+            let techniques: Vec<String> = r.techniques.iter().map(|(t, n)| format!("{t}:{n}")).collect();
+            writeln!(
+                out,
+                "{:.1} {} hardest={} guessing={} nodes={} backtracks={} techniques={}",
+                r.score,
+                r.level,
+                r.hardest.map_or("-", |t| t.name()),
+                if r.guessing { "yes" } else { "no" },
+                r.nodes,
+                r.backtracks,
+                techniques.join(",")
+            )
+        }
+        (RateFormat::Line, Err(e)) => writeln!(out, "# {}", error_note(line, &e)),
+    }
 }

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::local::{self, LocalSolve, Method};
 use super::options::{SearchArgs, SolveFormat, write_text};
 use crate::error::CliError;
-use crate::input::{self, Input, InputArgs};
+use crate::input::{self, Input, InputArgs, error_note};
 use crate::run::{self, Batch, StatusCounts};
 
 /// Arguments of `csp sudoku solve`.
@@ -28,7 +28,7 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = Method::Backtracking)]
     method: Method,
     /// Step limit per puzzle for annealing and min-conflicts. Default: 1000000.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
     max_steps: Option<u64>,
 }
 
@@ -111,12 +111,12 @@ fn write_solve(
         SolveFormat::Line | SolveFormat::Grid => match result {
             Ok(r) => {
                 let why = match r.limit {
-                    Some(limit) => format!("limit: {limit} after {} nodes", r.stats.nodes),
-                    None => "unsatisfiable: the puzzle has no solution".to_string(),
+                    Some(limit) => format!("line {line}: limit: {limit} after {} nodes", r.stats.nodes),
+                    None => format!("line {line}: unsatisfiable: the puzzle has no solution"),
                 };
-                write_text(out, format, line, r.solution.as_ref(), &why)
+                write_text(out, format, r.solution.as_ref(), &why)
             }
-            Err(e) => write_text(out, format, line, None, &format!("error: {e}")),
+            Err(e) => write_text(out, format, None, &error_note(line, e)),
         },
     }
 }

@@ -5,7 +5,6 @@ use super::candidates::Candidates;
 use super::deduction::{CellValue, Deduction};
 use super::deduction::{describe_cells, describe_eliminations};
 use super::technique::Technique;
-use crate::grid::bit;
 
 /// The first line (rows, then columns) and value, increasing, whose candidates lie in one box
 /// and whose box outside the line still has the value as a candidate.
@@ -14,12 +13,7 @@ pub(crate) fn find(c: &Candidates) -> Option<Deduction> {
     let size = c.size();
     for line in 0..2 * size {
         for value in 1..=size as u8 {
-            let cells: Vec<usize> = units
-                .unit(line)
-                .iter()
-                .copied()
-                .filter(|&cell| c.mask(cell) & bit(value) != 0)
-                .collect();
+            let cells = c.holding(units.unit(line), value);
             let Some(&first) = cells.first() else {
                 continue;
             };
@@ -28,30 +22,30 @@ pub(crate) fn find(c: &Candidates) -> Option<Deduction> {
                 continue;
             }
             let line_cells = units.unit(line);
-            let eliminations: Vec<CellValue> = units
-                .box_cells(b)
-                .iter()
-                .copied()
-                .filter(|x| !line_cells.contains(x) && c.mask(*x) & bit(value) != 0)
+            let eliminations: Vec<CellValue> = c
+                .holding(units.box_cells(b), value)
+                .into_iter()
+                .filter(|x| !line_cells.contains(x))
                 .map(|cell| CellValue { cell, value })
                 .collect();
-            if eliminations.is_empty() {
-                continue;
-            }
-            let box_unit = units.describe(2 * size + b);
-            let reason = format!(
-                "in {}, {value} can only go in {box_unit} ({}), so the rest of {box_unit} cannot hold it: {}",
-                units.describe(line),
-                describe_cells(c, &cells),
-                describe_eliminations(c, &eliminations)
-            );
-            return Some(Deduction::eliminating(
+            let found = Deduction::eliminating(
                 Technique::BoxLine,
                 cells,
                 vec![value],
                 eliminations,
-                reason,
-            ));
+                |cells, _, eliminations| {
+                    let box_unit = units.describe(2 * size + b);
+                    format!(
+                        "in {}, {value} can only go in {box_unit} ({}), so the rest of {box_unit} cannot hold it: {}",
+                        units.describe(line),
+                        describe_cells(c, cells),
+                        describe_eliminations(c, eliminations)
+                    )
+                },
+            );
+            if found.is_some() {
+                return found;
+            }
         }
     }
     None

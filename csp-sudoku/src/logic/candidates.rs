@@ -210,6 +210,15 @@ impl Candidates {
         }
     }
 
+    /// The cells of `cells` that still have `value` as a candidate, in order.
+    pub(crate) fn holding(&self, cells: &[usize], value: u8) -> Vec<usize> {
+        cells
+            .iter()
+            .copied()
+            .filter(|&cell| self.has(cell, value))
+            .collect()
+    }
+
     /// The blank cells of unit `id` that have `value` as a candidate, as a bitmask over the
     /// unit's positions (bit `i` for the unit's `i`-th cell).
     pub(crate) fn positions(&self, id: usize, value: u8) -> u64 {

@@ -31,22 +31,29 @@ pub struct Deduction {
 }
 
 impl Deduction {
-    /// A deduction that only removes candidates (pairs, triples, pointing, box-line).
+    /// A deduction that only removes candidates (pairs, triples, pointing, box-line), or
+    /// `None` when there is nothing to remove: the pattern teaches nothing new. The reason
+    /// is written, from the pattern's cells and values and the eliminations, only for a
+    /// deduction.
     pub(crate) fn eliminating(
         technique: Technique,
         cells: Vec<usize>,
         values: Vec<u8>,
         eliminations: Vec<CellValue>,
-        reason: String,
-    ) -> Deduction {
-        Deduction {
+        reason: impl FnOnce(&[usize], &[u8], &[CellValue]) -> String,
+    ) -> Option<Deduction> {
+        if eliminations.is_empty() {
+            return None;
+        }
+        let reason = reason(&cells, &values, &eliminations);
+        Some(Deduction {
             technique,
             cells,
             values,
             placements: Vec::new(),
             eliminations,
             reason,
-        }
+        })
     }
 }
 

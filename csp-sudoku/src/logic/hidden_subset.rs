@@ -18,7 +18,7 @@ pub(crate) fn find(c: &Candidates, k: usize) -> Option<Deduction> {
     let units = c.units();
     // (value, positions in the unit as a bitmask)
     let mut members: Vec<(u8, u64)> = Vec::with_capacity(c.size());
-    for id in 0..units.unit_count() {
+    (0..units.unit_count()).find_map(|id| {
         let unit = units.unit(id);
         members.clear();
         for value in 1..=c.size() as u8 {
@@ -27,7 +27,7 @@ pub(crate) fn find(c: &Candidates, k: usize) -> Option<Deduction> {
                 members.push((value, positions));
             }
         }
-        let found = first_subset(members.len(), k, |pick| {
+        first_subset(members.len(), k, |pick| {
             let spots = pick.iter().fold(0u64, |m, &i| m | members[i].1);
             if spots.count_ones() as usize != k {
                 return None;
@@ -38,28 +38,22 @@ pub(crate) fn find(c: &Candidates, k: usize) -> Option<Deduction> {
                 .iter()
                 .flat_map(|&cell| values(c.mask(cell) & !keep).map(move |value| CellValue { cell, value }))
                 .collect();
-            if eliminations.is_empty() {
-                return None;
-            }
             let vals: Vec<u8> = pick.iter().map(|&i| members[i].0).collect();
-            let reason = format!(
-                "in {}, {} can only go in {}, so those cells hold nothing else: {}",
-                units.describe(id),
-                describe_values(&vals),
-                describe_cells(c, &cells),
-                describe_eliminations(c, &eliminations)
-            );
-            Some(Deduction::eliminating(
+            Deduction::eliminating(
                 technique,
                 cells,
                 vals,
                 eliminations,
-                reason,
-            ))
-        });
-        if found.is_some() {
-            return found;
-        }
-    }
-    None
+                |cells, vals, eliminations| {
+                    format!(
+                        "in {}, {} can only go in {}, so those cells hold nothing else: {}",
+                        units.describe(id),
+                        describe_values(vals),
+                        describe_cells(c, cells),
+                        describe_eliminations(c, eliminations)
+                    )
+                },
+            )
+        })
+    })
 }

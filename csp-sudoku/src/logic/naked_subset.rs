@@ -16,14 +16,14 @@ pub(crate) fn find(c: &Candidates, k: usize) -> Option<Deduction> {
     };
     let units = c.units();
     let mut members = Vec::with_capacity(c.size());
-    for id in 0..units.unit_count() {
+    (0..units.unit_count()).find_map(|id| {
         let unit = units.unit(id);
         members.clear();
         members.extend(unit.iter().copied().filter(|&cell| {
             let n = c.mask(cell).count_ones() as usize;
             (2..=k).contains(&n)
         }));
-        let found = first_subset(members.len(), k, |pick| {
+        first_subset(members.len(), k, |pick| {
             let union = pick.iter().fold(0u64, |m, &i| m | c.mask(members[i]));
             if union.count_ones() as usize != k {
                 return None;
@@ -34,28 +34,22 @@ pub(crate) fn find(c: &Candidates, k: usize) -> Option<Deduction> {
                 .filter(|cell| !cells.contains(cell))
                 .flat_map(|&cell| values(c.mask(cell) & union).map(move |value| CellValue { cell, value }))
                 .collect();
-            if eliminations.is_empty() {
-                return None;
-            }
             let vals: Vec<u8> = values(union).collect();
-            let reason = format!(
-                "{} can only hold {} between them, so no other cell of {} can: {}",
-                describe_cells(c, &cells),
-                describe_values(&vals),
-                units.describe(id),
-                describe_eliminations(c, &eliminations)
-            );
-            Some(Deduction::eliminating(
+            Deduction::eliminating(
                 technique,
                 cells,
                 vals,
                 eliminations,
-                reason,
-            ))
-        });
-        if found.is_some() {
-            return found;
-        }
-    }
-    None
+                |cells, vals, eliminations| {
+                    format!(
+                        "{} can only hold {} between them, so no other cell of {} can: {}",
+                        describe_cells(c, cells),
+                        describe_values(vals),
+                        units.describe(id),
+                        describe_eliminations(c, eliminations)
+                    )
+                },
+            )
+        })
+    })
 }

@@ -5,7 +5,6 @@ use super::candidates::Candidates;
 use super::deduction::{CellValue, Deduction};
 use super::deduction::{describe_cells, describe_eliminations};
 use super::technique::Technique;
-use crate::grid::bit;
 
 /// The first box and value, increasing, whose candidates lie in one line and whose line
 /// outside the box still has the value as a candidate.
@@ -16,11 +15,7 @@ pub(crate) fn find(c: &Candidates) -> Option<Deduction> {
         let id = 2 * size + b;
         let boxed = units.unit(id);
         for value in 1..=size as u8 {
-            let cells: Vec<usize> = boxed
-                .iter()
-                .copied()
-                .filter(|&cell| c.mask(cell) & bit(value) != 0)
-                .collect();
+            let cells = c.holding(boxed, value);
             let Some(&first) = cells.first() else {
                 continue;
             };
@@ -38,31 +33,31 @@ pub(crate) fn find(c: &Candidates) -> Option<Deduction> {
                 if !confined {
                     continue;
                 }
-                let eliminations: Vec<CellValue> = units
-                    .unit(line)
-                    .iter()
-                    .copied()
-                    .filter(|&x| units.box_of(x) != b && c.mask(x) & bit(value) != 0)
+                let eliminations: Vec<CellValue> = c
+                    .holding(units.unit(line), value)
+                    .into_iter()
+                    .filter(|&x| units.box_of(x) != b)
                     .map(|cell| CellValue { cell, value })
                     .collect();
-                if eliminations.is_empty() {
-                    continue;
-                }
-                let reason = format!(
-                    "in {}, {value} can only go in {} ({}), so the rest of {} cannot hold it: {}",
-                    units.describe(id),
-                    units.describe(line),
-                    describe_cells(c, &cells),
-                    units.describe(line),
-                    describe_eliminations(c, &eliminations)
-                );
-                return Some(Deduction::eliminating(
+                let found = Deduction::eliminating(
                     Technique::Pointing,
-                    cells,
+                    cells.clone(),
                     vec![value],
                     eliminations,
-                    reason,
-                ));
+                    |cells, _, eliminations| {
+                        format!(
+                            "in {}, {value} can only go in {} ({}), so the rest of {} cannot hold it: {}",
+                            units.describe(id),
+                            units.describe(line),
+                            describe_cells(c, cells),
+                            units.describe(line),
+                            describe_eliminations(c, eliminations)
+                        )
+                    },
+                );
+                if found.is_some() {
+                    return found;
+                }
             }
         }
     }
