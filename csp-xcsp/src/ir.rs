@@ -469,6 +469,43 @@ pub enum Constraint {
 }
 
 impl Constraint {
+    /// Calls `f` on every variable the constraint mentions (repeats included).
+    pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
+        fn ex(e: &Ex, f: &mut impl FnMut(VarId)) {
+            match e {
+                Ex::Int(_) => {}
+                Ex::Var(v) => f(*v),
+                Ex::Call(_, a) => a.iter().for_each(|x| ex(x, f)),
+            }
+        }
+        let operand = |c: &Condition, f: &mut dyn FnMut(VarId)| {
+            if let Operand::Var(v) = c.operand {
+                f(v);
+            }
+        };
+        match self {
+            Constraint::Intension(e) => ex(e, f),
+            Constraint::Extension { scope, .. } => scope.iter().for_each(|&v| f(v)),
+            Constraint::AllDifferent { items, .. } => items.iter().for_each(|e| ex(e, f)),
+            Constraint::AllDifferentLists { lists, .. } => lists.iter().flatten().for_each(|e| ex(e, f)),
+            Constraint::Sum { terms, condition } => {
+                for (c, e) in terms {
+                    ex(c, f);
+                    ex(e, f);
+                }
+                operand(condition, f);
+            }
+            Constraint::Element { list, index, condition, .. } => {
+                list.iter().for_each(|e| ex(e, f));
+                if let Some(i) = index {
+                    ex(i, f);
+                }
+                operand(condition, f);
+            }
+            Constraint::Instantiation { vars, .. } => vars.iter().for_each(|&v| f(v)),
+        }
+    }
+
     /// Whether the constraint holds under a complete assignment.
     pub fn holds(&self, values: &[i32]) -> bool {
         match self {

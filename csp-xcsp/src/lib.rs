@@ -43,6 +43,7 @@ use csp_core::Model;
 
 pub use error::{Error, Position, Result};
 pub use parse::Array;
+pub use post::{PAIR_TABLE_LIMIT, PostOptions};
 
 /// An instance read from a file: the model, and what is needed to report solutions.
 pub struct Instance {
@@ -55,25 +56,44 @@ pub struct Instance {
     pub constraints: Vec<ir::Located>,
 }
 
+impl std::fmt::Debug for Instance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Instance")
+            .field("variables", &self.model.num_vars())
+            .field("arrays", &self.arrays.len())
+            .field("constraints", &self.constraints.len())
+            .finish()
+    }
+}
+
 impl Instance {
     /// Reads an instance from a file: `.xml`, `.xml.xz` or `.xml.lzma` (the compression is
-    /// recognised from the content, whatever the name), or a DIMACS `.col` file (with
-    /// `colors` colours; it is required for those).
+    /// recognised from the content and the name); DIMACS files are read by
+    /// [`dimacs::read`].
     pub fn from_path(path: impl AsRef<Path>) -> Result<Instance> {
-        let path = path.as_ref();
-        let text = read_text(path)?;
-        Instance::from_str(&text)
+        Instance::from_path_with(path, PostOptions::default())
+    }
+
+    /// [`Instance::from_path`] with posting options.
+    pub fn from_path_with(path: impl AsRef<Path>, options: PostOptions) -> Result<Instance> {
+        let text = read_text(path.as_ref())?;
+        Instance::from_str_with(&text, options)
     }
 
     /// Reads an instance from XCSP3 text.
     #[allow(clippy::should_implement_trait)]
     pub fn from_str(text: &str) -> Result<Instance> {
+        Instance::from_str_with(text, PostOptions::default())
+    }
+
+    /// [`Instance::from_str`] with posting options.
+    pub fn from_str_with(text: &str, options: PostOptions) -> Result<Instance> {
         let opts = roxmltree::ParsingOptions { allow_dtd: true, ..Default::default() };
         let doc = roxmltree::Document::parse_with_options(text, opts)?;
         let parsed = parse::Reader::new(&doc, text).read()?;
         drop(doc);
         let mut model = parsed.model;
-        post::post_all(&mut model, &parsed.constraints)?;
+        post::post_all(&mut model, &parsed.constraints, options)?;
         Ok(Instance { model, arrays: parsed.arrays, constraints: parsed.constraints })
     }
 

@@ -53,6 +53,8 @@ pub(crate) struct Reader<'d, 'input> {
     arrays: Vec<Array>,
     constraints: Vec<Located>,
     tables: HashMap<usize, Arc<Table>>,
+    /// The byte offset where each line starts.
+    lines: Vec<usize>,
 }
 
 fn is_blank(s: &str) -> bool {
@@ -133,14 +135,19 @@ impl<'d, 'input> Reader<'d, 'input> {
             arrays: Vec::new(),
             constraints: Vec::new(),
             tables: HashMap::new(),
+            lines: std::iter::once(0)
+                .chain(src.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1))
+                .collect(),
         }
     }
 
     // ----- positions and errors -----
 
     fn pos_at(&self, offset: usize) -> Position {
-        let p = self.doc.text_pos_at(offset);
-        Position { line: p.row, column: p.col }
+        let line = self.lines.partition_point(|&start| start <= offset).max(1);
+        let start = self.lines[line - 1];
+        let column = self.src.get(start..offset).map_or(1, |s| s.chars().count() + 1);
+        Position { line: line as u32, column: column as u32 }
     }
 
     fn pos_node(&self, node: Node) -> Position {
