@@ -54,6 +54,7 @@ mod ac3;
 mod alldiff;
 mod alldiff_gac;
 mod config;
+mod constraints;
 mod domain;
 mod error;
 mod local;
@@ -72,6 +73,8 @@ pub use alldiff::{AllDifferent, Strength};
 pub use config::{
     Branching, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder, VarOrder, luby,
 };
+pub use constraints::expression::{Expr, ExprOp};
+pub use constraints::{Cmp, TableCell};
 pub use domain::Domain;
 pub use error::{ConfigError, ModelError, ParseNameError};
 pub use local::{Annealing, AnnealingModel, AnnealingRun, AnnealingStats, anneal};

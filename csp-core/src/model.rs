@@ -13,6 +13,8 @@ use crate::network::Network;
 use crate::propagator::Propagator;
 use crate::relation::Relation;
 
+mod post_nary;
+
 /// A variable: a small copyable handle into its [`Model`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct VarId(pub(crate) u32);
