@@ -16,6 +16,7 @@ mod args;
 mod batch;
 mod chart;
 mod compare;
+mod instance;
 mod queens;
 mod sudoku;
 mod sudoku_tools;
@@ -38,6 +39,13 @@ enum Command {
     Queens(queens::QueensArgs),
     /// Sudoku of any order: solve, count, compare strategies, generate, rate.
     Sudoku(sudoku::SudokuArgs),
+    /// Solve instances read from files: XCSP3 (.xml, .xml.xz, .xml.lzma) or DIMACS graph
+    /// colouring (.col with --colors K). Default strategy: dom-wdeg/asc/mac.
+    Solve(instance::solve::SolveArgs),
+    /// Count the solutions of instances read from files (XCSP3 or DIMACS .col).
+    Count(instance::count::CountArgs),
+    /// Compare search strategies over instances read from files: nodes, backtracks, time.
+    Compare(instance::compare::CompareArgs),
 }
 
 /// Exit code: every puzzle solved.
@@ -53,6 +61,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Queens(args) => queens::run(args),
         Command::Sudoku(args) => sudoku::run(args),
+        Command::Solve(args) => instance::solve::run(args),
+        Command::Count(args) => instance::count::run(args),
+        Command::Compare(args) => instance::compare::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
