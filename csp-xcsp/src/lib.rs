@@ -143,7 +143,10 @@ fn decompress(raw: Vec<u8>, path: &str) -> Result<Vec<u8>> {
         lzma_rs::xz_decompress(&mut raw.as_slice(), &mut out).map_err(|e| fail("xz", e))?;
         return Ok(out);
     }
-    let looks_text = raw.iter().take(64).all(|&b| b.is_ascii() || b >= 0x80) && raw.first().is_some_and(|b| *b == b'<' || b.is_ascii_whitespace() || *b == 0xEF);
+    let looks_text = raw
+        .iter()
+        .take(64)
+        .all(|&b| b >= 0x80 || b.is_ascii_graphic() || b.is_ascii_whitespace());
     if lzma_name || (!looks_text && raw.len() > 13 && raw[0] < 225) {
         let mut out = Vec::with_capacity(raw.len() * 8);
         lzma_rs::lzma_decompress(&mut raw.as_slice(), &mut out).map_err(|e| fail("lzma", e))?;
