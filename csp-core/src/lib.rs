@@ -74,6 +74,7 @@ pub use config::{
     Branching, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder, VarOrder, luby,
 };
 pub use constraints::expression::{Expr, ExprOp};
+pub use constraints::table::Tuples;
 pub use constraints::{Cmp, TableCell};
 pub use domain::Domain;
 pub use error::{ConfigError, ModelError, ParseNameError};

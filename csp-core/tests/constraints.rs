@@ -6,7 +6,7 @@
 
 use csp_core::{
     Cmp, Domain, Expr, ExprOp, Model, ModelError, Outcome, Restarts, SearchConfig, Solver,
-    Strategy as SearchStrategy, TableCell, VarId,
+    Strategy as SearchStrategy, TableCell, Tuples, VarId,
 };
 use proptest::prelude::*;
 
@@ -39,6 +39,8 @@ enum Con {
         scope: Vec<usize>,
         tuples: Vec<Vec<Option<i32>>>,
         supports: bool,
+        /// Posted through `Model::table_shared`.
+        shared: bool,
     },
     Linear {
         terms: Vec<(i64, usize)>,
@@ -143,6 +145,7 @@ impl Con {
                 scope,
                 tuples,
                 supports,
+                ..
             } => {
                 let listed = tuples
                     .iter()
@@ -181,9 +184,10 @@ impl Con {
                 scope,
                 tuples,
                 supports,
+                shared,
             } => {
                 let vars: Vec<VarId> = scope.iter().map(|&x| v[x]).collect();
-                let tuples = tuples
+                let tuples: Vec<Vec<TableCell>> = tuples
                     .iter()
                     .map(|t| {
                         t.iter()
@@ -191,7 +195,14 @@ impl Con {
                             .collect()
                     })
                     .collect();
-                m.table(&vars, tuples, *supports)
+                if *shared {
+                    let tuples = Tuples::new(vars.len(), tuples)?;
+                    // Twice: two constraints on the same data.
+                    m.table_shared(&vars, &tuples, *supports)?;
+                    m.table_shared(&vars, &tuples, *supports)
+                } else {
+                    m.table(&vars, tuples, *supports)
+                }
             }
             Con::Linear { terms, op } => {
                 let terms: Vec<(i64, VarId)> = terms.iter().map(|&(c, x)| (c, v[x])).collect();
@@ -300,11 +311,13 @@ fn table(n: usize) -> impl Strategy<Value = Con> {
             prop::collection::vec(0..n, arity),
             prop::collection::vec(prop::collection::vec(cell, arity), 0..16),
             any::<bool>(),
+            any::<bool>(),
         )
-            .prop_map(|(scope, tuples, supports)| Con::Table {
+            .prop_map(|(scope, tuples, supports, shared)| Con::Table {
                 scope,
                 tuples,
                 supports,
+                shared,
             })
     })
 }

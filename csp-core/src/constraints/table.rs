@@ -14,17 +14,18 @@
 //! variables' values.
 
 use std::cell::RefCell;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use crate::constraints::TableCell;
+use crate::error::ModelError;
 use crate::model::VarId;
 use crate::propagator::{Conflict, Event, Priority, PropagationContext, Propagator, Wake};
 
-/// A table over distinct variables, as bitsets over its tuples.
+/// The tuples of a table as bitsets: what constraints with the same tuples share.
 #[derive(Debug)]
-pub(crate) struct Table {
-    vars: Vec<VarId>,
-    /// Conflicts (forbidden tuples) instead of supports.
-    negative: bool,
+pub(crate) struct TableData {
+    arity: usize,
     /// Number of tuples.
     tuples: usize,
     /// Words per bitset over the tuples.
@@ -38,31 +39,16 @@ pub(crate) struct Table {
     rows: Vec<u64>,
     /// Per position, the tuples with `*` there (empty when there are none).
     stars: Vec<Vec<u64>>,
-    /// Per row, the word where its value last found a valid tuple.
-    residues: Vec<AtomicU32>,
+    /// The tuples themselves, `arity` cells each (`None` for `*`), sorted and distinct.
+    cells: Vec<Option<i32>>,
 }
 
-/// Scratch space of the propagation, one per thread (propagators are shared).
-#[derive(Default)]
-struct Scratch {
-    valid: Vec<u64>,
-    mask: Vec<u64>,
-    nonzero: Vec<u32>,
-    doomed: Vec<i32>,
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-}
-
-impl Table {
-    /// A table over the distinct `vars`; `tuples` hold one cell per variable, `None` for
-    /// `*`, and only values of the variables' domains (`negative` tables: no `*`).
-    /// Duplicates are removed here.
-    pub(crate) fn new(vars: Vec<VarId>, mut tuples: Vec<Vec<Option<i32>>>, negative: bool) -> Table {
+impl TableData {
+    /// The bitsets of `tuples` (one cell per position, `None` for `*`); duplicates are
+    /// removed here.
+    pub(crate) fn new(arity: usize, mut tuples: Vec<Vec<Option<i32>>>) -> TableData {
         tuples.sort_unstable();
         tuples.dedup();
-        let arity = vars.len();
         let count = tuples.len();
         let words = count.div_ceil(64).max(1);
         let last_mask = match count % 64 {
@@ -101,9 +87,8 @@ impl Table {
                 }
             }
         }
-        Table {
-            vars,
-            negative,
+        TableData {
+            arity,
             tuples: count,
             words,
             last_mask,
@@ -111,13 +96,28 @@ impl Table {
             first_row,
             rows,
             stars,
-            residues: (0..total).map(|_| AtomicU32::new(0)).collect(),
+            cells: tuples.into_iter().flatten().collect(),
         }
     }
 
-    /// [`Propagator::check`], for wrappers.
-    pub(crate) fn check_values(&self, values: &[i32]) -> bool {
-        self.check(values)
+    /// The number of positions.
+    pub(crate) fn arity(&self) -> usize {
+        self.arity
+    }
+
+    /// The number of distinct tuples.
+    pub(crate) fn len(&self) -> usize {
+        self.tuples
+    }
+
+    /// Whether some tuple has `*`.
+    pub(crate) fn has_star(&self) -> bool {
+        self.stars.iter().any(|s| !s.is_empty())
+    }
+
+    /// The tuples, `None` for `*`.
+    pub(crate) fn tuples(&self) -> impl Iterator<Item = &[Option<i32>]> {
+        self.cells.chunks(self.arity.max(1)).take(self.tuples)
     }
 
     fn row(&self, pos: usize, k: usize) -> &[u64] {
@@ -125,8 +125,12 @@ impl Table {
         &self.rows[start..start + self.words]
     }
 
-    /// Whether some tuple agrees with the given values (`None`: any value), as `matches`
-    /// over `(position, value)` pairs.
+    /// The number of rows (one per position and value).
+    fn num_rows(&self) -> usize {
+        self.values.iter().map(Vec::len).sum()
+    }
+
+    /// Whether some tuple agrees with the given `(position, value)` cells.
     fn any_tuple_matches(&self, cells: &[(usize, i32)]) -> bool {
         // Per cell: the row of its value (if any tuple holds it) and the stars.
         type Cell<'a> = (Option<&'a [u64]>, Option<&'a [u64]>);
@@ -150,18 +154,151 @@ impl Table {
             acc != 0
         })
     }
+}
+
+/// The tuples of a table, prepared once for several table constraints: an XCSP3 `group`
+/// of `extension` constraints posts the same tuples on many scopes, and
+/// [`crate::Model::table_shared`] then shares one copy of their bitsets. Cloning is cheap.
+///
+/// ```
+/// use csp_core::{Model, SearchConfig, Solver, TableCell::Value, Tuples};
+/// let mut m = Model::new();
+/// let x = m.int_vars(5, 0, 1).unwrap();
+/// // Odd parity of three neighbours, on a ring of five.
+/// let odd: Vec<Vec<_>> = (0..8)
+///     .filter(|t: &i32| t.count_ones() % 2 == 1)
+///     .map(|t| (0..3).map(|i| Value(t >> i & 1)).collect())
+///     .collect();
+/// let odd = Tuples::new(3, odd).unwrap();
+/// for i in 0..5 {
+///     m.table_shared(&[x[i], x[(i + 1) % 5], x[(i + 2) % 5]], &odd, true).unwrap();
+/// }
+/// assert_eq!(Solver::new(&m, SearchConfig::default()).unwrap().count().solutions, 1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Tuples {
+    pub(crate) data: Arc<TableData>,
+}
+
+impl Tuples {
+    /// Tuples of `arity` cells each (duplicates are dropped).
+    pub fn new(arity: usize, tuples: Vec<Vec<TableCell>>) -> Result<Tuples, ModelError> {
+        if arity == 0 {
+            return Err(ModelError::InvalidConstraint {
+                constraint: "table",
+                reason: "the scope is empty".to_string(),
+            });
+        }
+        if let Some(t) = tuples.iter().find(|t| t.len() != arity) {
+            return Err(ModelError::LengthMismatch {
+                what: "table tuple",
+                expected: arity,
+                found: t.len(),
+            });
+        }
+        let rows = tuples
+            .into_iter()
+            .map(|t| {
+                t.into_iter()
+                    .map(|c| match c {
+                        TableCell::Value(a) => Some(a),
+                        TableCell::Any => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok(Tuples {
+            data: Arc::new(TableData::new(arity, rows)),
+        })
+    }
+
+    /// The number of cells of each tuple.
+    pub fn arity(&self) -> usize {
+        self.data.arity()
+    }
+
+    /// The number of distinct tuples.
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Whether there is no tuple.
+    pub fn is_empty(&self) -> bool {
+        self.data.len() == 0
+    }
+
+    /// The tuples, in increasing order (`*` first).
+    pub fn iter(&self) -> impl Iterator<Item = Vec<TableCell>> + '_ {
+        self.data.tuples().map(|t| {
+            t.iter()
+                .map(|c| c.map_or(TableCell::Any, TableCell::Value))
+                .collect()
+        })
+    }
+}
+
+/// A table constraint over distinct variables: supports or conflicts, with tuples that
+/// other constraints may share.
+#[derive(Debug)]
+pub(crate) struct Table {
+    vars: Vec<VarId>,
+    /// Conflicts (forbidden tuples) instead of supports.
+    negative: bool,
+    data: Arc<TableData>,
+    /// Per row of `data`, the word where its value last found a valid tuple.
+    residues: Vec<AtomicU32>,
+}
+
+/// Scratch space of the propagation, one per thread (propagators are shared).
+#[derive(Default)]
+struct Scratch {
+    valid: Vec<u64>,
+    mask: Vec<u64>,
+    nonzero: Vec<u32>,
+    doomed: Vec<i32>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+impl Table {
+    /// A table over the distinct `vars`; `tuples` hold one cell per variable, `None` for
+    /// `*` (`negative` tables: no `*`). Duplicates are removed here.
+    pub(crate) fn new(vars: Vec<VarId>, tuples: Vec<Vec<Option<i32>>>, negative: bool) -> Table {
+        let data = Arc::new(TableData::new(vars.len(), tuples));
+        Table::shared(vars, data, negative)
+    }
+
+    /// A table over the distinct `vars` with tuples built already. Conflicts with `*` are
+    /// checked exactly but not propagated exactly (counting needs disjoint conflicts): wrap
+    /// them (see [`Table::check_values`]).
+    pub(crate) fn shared(vars: Vec<VarId>, data: Arc<TableData>, negative: bool) -> Table {
+        debug_assert_eq!(vars.len(), data.arity);
+        Table {
+            vars,
+            negative,
+            residues: (0..data.num_rows()).map(|_| AtomicU32::new(0)).collect(),
+            data,
+        }
+    }
+
+    /// [`Propagator::check`], for wrappers.
+    pub(crate) fn check_values(&self, values: &[i32]) -> bool {
+        self.check(values)
+    }
 
     /// The tuples valid in the current domains, into `s.valid`; `s.nonzero` lists its
     /// non-zero words. Returns `false` when none is valid.
     fn valid_tuples(&self, ctx: &PropagationContext<'_>, s: &mut Scratch) -> bool {
-        let w = self.words;
+        let w = self.data.words;
         s.valid.clear();
         s.valid.resize(w, !0);
-        s.valid[w - 1] = self.last_mask;
+        s.valid[w - 1] = self.data.last_mask;
         s.mask.clear();
         s.mask.resize(w, 0);
         for (p, &var) in self.vars.iter().enumerate() {
-            let values = &self.values[p];
+            let values = &self.data.values[p];
             let present = values.iter().filter(|&&a| ctx.contains(var, a)).count();
             if present == values.len() {
                 // Every tuple holds a present value or `*` here.
@@ -169,14 +306,14 @@ impl Table {
             }
             if present <= values.len() - present {
                 // Union of the present values' rows (and the stars).
-                if self.stars[p].is_empty() {
+                if self.data.stars[p].is_empty() {
                     s.mask.fill(0);
                 } else {
-                    s.mask.copy_from_slice(&self.stars[p]);
+                    s.mask.copy_from_slice(&self.data.stars[p]);
                 }
                 for (k, &a) in values.iter().enumerate() {
                     if ctx.contains(var, a) {
-                        for (m, r) in s.mask.iter_mut().zip(self.row(p, k)) {
+                        for (m, r) in s.mask.iter_mut().zip(self.data.row(p, k)) {
                             *m |= r;
                         }
                     }
@@ -188,7 +325,7 @@ impl Table {
                 // Minus the removed values' rows.
                 for (k, &a) in values.iter().enumerate() {
                     if !ctx.contains(var, a) {
-                        for (v, r) in s.valid.iter_mut().zip(self.row(p, k)) {
+                        for (v, r) in s.valid.iter_mut().zip(self.data.row(p, k)) {
                             *v &= !r;
                         }
                     }
@@ -206,7 +343,7 @@ impl Table {
     fn supported(&self, row_index: usize, row: &[u64], s: &Scratch) -> bool {
         let residue = &self.residues[row_index];
         let r = residue.load(Ordering::Relaxed) as usize;
-        if r < self.words && row[r] & s.valid[r] != 0 {
+        if r < self.data.words && row[r] & s.valid[r] != 0 {
             return true;
         }
         for &i in &s.nonzero {
@@ -228,18 +365,18 @@ impl Table {
                 // Its one value is in every valid tuple (or `*` is).
                 continue;
             }
-            if !self.stars[p].is_empty()
+            if !self.data.stars[p].is_empty()
                 && s.nonzero
                     .iter()
-                    .any(|&i| self.stars[p][i as usize] & s.valid[i as usize] != 0)
+                    .any(|&i| self.data.stars[p][i as usize] & s.valid[i as usize] != 0)
             {
                 continue;
             }
             s.doomed.clear();
             let mut supported = 0u32;
-            for (k, &a) in self.values[p].iter().enumerate() {
+            for (k, &a) in self.data.values[p].iter().enumerate() {
                 if ctx.contains(var, a) {
-                    if self.supported(self.first_row[p] + k, self.row(p, k), s) {
+                    if self.supported(self.data.first_row[p] + k, self.data.row(p, k), s) {
                         supported += 1;
                     } else {
                         s.doomed.push(a);
@@ -248,7 +385,7 @@ impl Table {
             }
             if supported + s.doomed.len() as u32 != size {
                 // Values no tuple holds (left in by an inference that never ran us).
-                let values = &self.values[p];
+                let values = &self.data.values[p];
                 s.doomed
                     .extend(ctx.values(var).filter(|a| values.binary_search(a).is_err()));
             }
@@ -287,12 +424,14 @@ impl Table {
                 continue;
             }
             s.doomed.clear();
-            for (k, &a) in self.values[p].iter().enumerate() {
+            for (k, &a) in self.data.values[p].iter().enumerate() {
                 if ctx.contains(var, a) {
                     let held: u64 = s
                         .nonzero
                         .iter()
-                        .map(|&i| u64::from((self.row(p, k)[i as usize] & s.valid[i as usize]).count_ones()))
+                        .map(|&i| {
+                            u64::from((self.data.row(p, k)[i as usize] & s.valid[i as usize]).count_ones())
+                        })
                         .sum();
                     if held >= others {
                         s.doomed.push(a);
@@ -314,11 +453,11 @@ impl Propagator for Table {
 
     fn check(&self, values: &[i32]) -> bool {
         let cells: smallvec::SmallVec<[(usize, i32); 16]> = values.iter().copied().enumerate().collect();
-        self.any_tuple_matches(&cells) != self.negative
+        self.data.any_tuple_matches(&cells) != self.negative
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>, _event: Event) -> Result<(), Conflict> {
-        if self.tuples == 0 {
+        if self.data.tuples == 0 {
             // No support: nothing is allowed. No conflict: everything is.
             return if self.negative { Ok(()) } else { Err(Conflict) };
         }
@@ -346,7 +485,7 @@ impl Propagator for Table {
                 None => {}
             }
         }
-        self.any_tuple_matches(&cells) != self.negative
+        self.data.any_tuple_matches(&cells) != self.negative
     }
 
     fn prunes_exactly(&self) -> bool {
@@ -354,7 +493,7 @@ impl Propagator for Table {
     }
 
     fn priority(&self) -> Priority {
-        if self.words > 16 {
+        if self.data.words > 16 {
             Priority::Slow
         } else {
             Priority::Fast

@@ -8,7 +8,7 @@ use crate::constraints::element::{Element, Operand};
 use crate::constraints::expression::Expr;
 use crate::constraints::expression::compile::{SMALL_ARITY, SMALL_PRODUCT, post_intension};
 use crate::constraints::linear::{Linear, LinearKind};
-use crate::constraints::table::Table;
+use crate::constraints::table::{Table, Tuples};
 use crate::constraints::{Cmp, TableCell, check_scope};
 use crate::error::ModelError;
 use crate::model::{Model, VarId};
@@ -75,6 +75,34 @@ impl Model {
             rows.push(row);
         }
         self.post_table_rows(scope, rows, !supports)
+    }
+
+    /// [`Model::table`] with tuples prepared once ([`Tuples`]) and shared by every
+    /// constraint posted with them: the bitsets over the tuples are built once, not once per
+    /// scope. Values outside a variable's domain are allowed in the tuples (such tuples
+    /// never match).
+    pub fn table_shared(
+        &mut self,
+        vars: &[VarId],
+        tuples: &Tuples,
+        supports: bool,
+    ) -> Result<(), ModelError> {
+        check_scope("table", vars.iter().copied(), self.num_vars())?;
+        if vars.len() != tuples.arity() {
+            return Err(ModelError::LengthMismatch {
+                what: "table scope",
+                expected: tuples.arity(),
+                found: vars.len(),
+            });
+        }
+        let distinct = vars.iter().enumerate().all(|(i, v)| !vars[..i].contains(v));
+        let short_conflicts = !supports && tuples.data.has_star();
+        if distinct && vars.len() > 2 && !short_conflicts {
+            self.add_propagator(Table::shared(vars.to_vec(), tuples.data.clone(), !supports));
+            return Ok(());
+        }
+        // Small, repeated or short conflicts: as a table of its own.
+        self.table(vars, tuples.iter().collect(), supports)
     }
 
     /// Posts `sum(c * x for (c, x) in terms) cmp rhs`. A variable may appear in several
