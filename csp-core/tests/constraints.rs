@@ -387,6 +387,7 @@ fn shaped(n: usize) -> impl Strategy<Value = Ex> {
             .prop_map(|(op, x, ys)| Ex::Op(op, vec![x, Ex::Op(Sub, vec![Ex::Op(Add, ys), Ex::C(1)])])),
         (var.clone(), prop::collection::vec(c.clone(), 0..4))
             .prop_map(|(x, set)| Ex::Op(In, vec![x, Ex::Op(Set, set)])),
+        separable(n),
         // Four or five variables: a checker.
         prop::collection::vec(var, 4..=5).prop_map(|xs| Ex::Op(
             Ne,
@@ -398,8 +399,50 @@ fn shaped(n: usize) -> impl Strategy<Value = Ex> {
     ]
 }
 
+/// Sums of functions of one variable each (over four variables or more: a separable sum).
+fn separable(n: usize) -> impl Strategy<Value = Ex> {
+    use ExprOp::*;
+    (
+        prop::sample::select(vec![Lt, Le, Ge, Gt, Ne, Eq, In, NotIn]),
+        prop::collection::vec((0..n, 0..6usize, -2i64..=2), 3..=6),
+        -4i64..=4,
+    )
+        .prop_map(move |(op, parts, c)| {
+            // Part i on variable i or i + 1 (mod n), so that most sums span four variables.
+            let part = |(i, &(x, f, k)): (usize, &(usize, usize, i64))| {
+                let x = Ex::V((i + x % 2) % n);
+                match f {
+                    0 => Ex::Op(Ge, vec![x, Ex::C(k)]),
+                    1 => Ex::Op(Mul, vec![Ex::C(k), Ex::Op(Sqr, vec![x])]),
+                    2 => Ex::Op(Div, vec![Ex::C(6), x]),
+                    3 => Ex::Op(Abs, vec![Ex::Op(Sub, vec![x, Ex::C(k)])]),
+                    4 => Ex::Op(Neg, vec![Ex::Op(Mod, vec![x, Ex::C(k)])]),
+                    _ => x,
+                }
+            };
+            let sum = Ex::Op(Add, parts.iter().enumerate().map(part).collect());
+            match op {
+                In | NotIn => Ex::Op(op, vec![sum, Ex::Op(Set, vec![Ex::C(c), Ex::C(c + 2)])]),
+                _ => Ex::Op(
+                    op,
+                    vec![
+                        Ex::Op(Sub, vec![sum, Ex::C(1)]),
+                        Ex::Op(Add, vec![Ex::C(c), Ex::C(1)]),
+                    ],
+                ),
+            }
+        })
+}
+
 fn spec_with(cons: impl Fn(usize) -> BoxedStrategy<Con>) -> impl Strategy<Value = Spec> {
-    (2..=5usize).prop_flat_map(move |n| {
+    spec_over(2..=5, cons)
+}
+
+fn spec_over(
+    sizes: std::ops::RangeInclusive<usize>,
+    cons: impl Fn(usize) -> BoxedStrategy<Con>,
+) -> impl Strategy<Value = Spec> {
+    sizes.prop_flat_map(move |n| {
         (
             prop::collection::vec(domain(), n),
             prop::collection::vec(prop::option::weighted(0.1, any::<prop::sample::Index>()), n),
@@ -530,6 +573,11 @@ proptest! {
 
     #[test]
     fn shaped_intensions(spec in spec_with(|n| shaped(n).prop_map(Con::Intension).boxed())) {
+        check_spec(&spec)?;
+    }
+
+    #[test]
+    fn separable_sums(spec in spec_over(4..=5, |n| separable(n).prop_map(Con::Intension).boxed())) {
         check_spec(&spec)?;
     }
 

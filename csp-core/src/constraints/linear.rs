@@ -36,8 +36,27 @@ impl LinearKind {
         }
     }
 
+    /// The same condition on `sum + c`: `kind.shifted(c).holds(s) == kind.holds(s + c)`.
+    pub(crate) fn shifted(&self, c: i128) -> LinearKind {
+        let shift = |x: i128| {
+            if x == i128::MIN || x == i128::MAX {
+                x
+            } else {
+                x - c
+            }
+        };
+        let set = |s: &[i128]| s.iter().map(|&x| x - c).collect();
+        match self {
+            LinearKind::Range(lo, hi) => LinearKind::Range(shift(*lo), shift(*hi)),
+            LinearKind::Ne(r) => LinearKind::Ne(r - c),
+            LinearKind::In(s) => LinearKind::In(set(s)),
+            LinearKind::NotIn(s) => LinearKind::NotIn(set(s)),
+            LinearKind::Outside(lo, hi) => LinearKind::Outside(lo - c, hi - c),
+        }
+    }
+
     /// The bounds every satisfying sum lies within.
-    fn bounds(&self) -> Option<(i128, i128)> {
+    pub(crate) fn bounds(&self) -> Option<(i128, i128)> {
         match self {
             LinearKind::Range(lo, hi) => Some((*lo, *hi)),
             LinearKind::In(set) => Some((set[0], set[set.len() - 1])),

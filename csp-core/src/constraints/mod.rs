@@ -12,6 +12,7 @@ pub(crate) mod checker;
 pub(crate) mod element;
 pub(crate) mod expression;
 pub(crate) mod linear;
+pub(crate) mod separable;
 pub(crate) mod table;
 
 use smallvec::SmallVec;
