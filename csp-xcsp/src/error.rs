@@ -47,7 +47,7 @@ pub enum Error {
         offset: usize,
     },
     /// The text is not well-formed XML.
-    #[error("malformed XML: {0}")]
+    #[error("line {}, column {}: malformed XML: {}", .0.pos().row, .0.pos().col, .0)]
     Xml(#[from] roxmltree::Error),
     /// An element, attribute or form outside the supported subset of XCSP3.
     #[error("{position}: unsupported {what}")]
