@@ -128,7 +128,7 @@ impl Op {
 }
 
 /// An expression: an integer, a variable, or an operator applied to operands.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Ex {
     /// An integer constant (booleans are 0 and 1).
     Int(i64),

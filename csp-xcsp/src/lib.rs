@@ -48,7 +48,12 @@ pub use post::{PAIR_TABLE_LIMIT, PostOptions};
 /// An instance read from a file: the model, and what is needed to report solutions.
 pub struct Instance {
     /// The variables (named as in the file, in declaration order) and the constraints.
+    /// Auxiliary variables the posting adds (named `aux#0`, ...) come after the declared
+    /// ones: see [`Instance::declared`].
     pub model: Model,
+    /// How many of the model's variables the file declares (the first ones); the others
+    /// are auxiliary, determined by them, and left out of solutions.
+    pub declared: usize,
     /// The arrays as declared, with their cells' variables.
     pub arrays: Vec<Array>,
     /// The constraints as read, with their places in the file (to check a solution
@@ -93,8 +98,9 @@ impl Instance {
         let parsed = parse::Reader::new(&doc, text).read()?;
         drop(doc);
         let mut model = parsed.model;
+        let declared = model.num_vars();
         post::post_all(&mut model, &parsed.constraints, options)?;
-        Ok(Instance { model, arrays: parsed.arrays, constraints: parsed.constraints })
+        Ok(Instance { model, declared, arrays: parsed.arrays, constraints: parsed.constraints })
     }
 
     /// Whether a complete assignment (one value per variable, in model order) satisfies

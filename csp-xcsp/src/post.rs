@@ -55,6 +55,40 @@ struct Poster<'m> {
     pairs: HashMap<(VarId, VarId), Vec<Binary>>,
     pair_order: Vec<(VarId, VarId)>,
     position: Position,
+    /// Auxiliary variables standing for unary functions (`ge(x,3)`), by function.
+    aux: HashMap<Ex, VarId>,
+}
+
+/// The most values a unary function's auxiliary variable may take.
+const AUX_MAX_VALUES: usize = 1 << 16;
+
+/// A linear combination of unary terms: `sum(c * t) + k`, each `t` a variable or a
+/// function of one variable.
+fn unary_linear(e: &Ex, scale: i64, terms: &mut Vec<(i64, Ex)>, k: &mut i64) -> Option<()> {
+    match e {
+        Ex::Int(c) => *k = k.checked_add(c.checked_mul(scale)?)?,
+        Ex::Call(Op::Add, a) => {
+            for x in a {
+                unary_linear(x, scale, terms, k)?;
+            }
+        }
+        Ex::Call(Op::Sub, a) => {
+            unary_linear(&a[0], scale, terms, k)?;
+            unary_linear(&a[1], scale.checked_neg()?, terms, k)?;
+        }
+        Ex::Call(Op::Neg, a) => unary_linear(&a[0], scale.checked_neg()?, terms, k)?,
+        Ex::Call(Op::Mul, a) if a.len() == 2 && matches!(a[0], Ex::Int(_)) != matches!(a[1], Ex::Int(_)) => {
+            let ((Ex::Int(c), other) | (other, Ex::Int(c))) = (&a[0], &a[1]) else { return None };
+            unary_linear(other, scale.checked_mul(*c)?, terms, k)?;
+        }
+        other => {
+            if other.vars().len() != 1 {
+                return None;
+            }
+            terms.push((scale, other.clone()));
+        }
+    }
+    Some(())
 }
 
 fn to_expr(e: &Ex) -> Expr {
@@ -161,7 +195,15 @@ fn condition_expr(lhs: Ex, cond: &Condition) -> Ex {
 
 /// Posts every constraint.
 pub(crate) fn post_all(model: &mut Model, constraints: &[Located], options: PostOptions) -> Result<()> {
-    let mut p = Poster { model, options, pairs: HashMap::new(), pair_order: Vec::new(), position: Position::default() };
+    let declared = model.num_vars();
+    let mut p = Poster {
+        model,
+        options,
+        pairs: HashMap::new(),
+        pair_order: Vec::new(),
+        position: Position::default(),
+        aux: HashMap::new(),
+    };
     for c in constraints {
         p.position = c.position;
         p.constraint(&c.constraint)?;
@@ -172,7 +214,8 @@ pub(crate) fn post_all(model: &mut Model, constraints: &[Located], options: Post
         for c in constraints {
             c.constraint.for_each_var(&mut |v| used[v.index()] = true);
         }
-        let free: Vec<VarId> = p.model.vars().filter(|v| !used[v.index()] && p.model.fixed(*v).is_none()).collect();
+        let free: Vec<VarId> =
+            p.model.vars().take(declared).filter(|v| !used[v.index()] && p.model.fixed(*v).is_none()).collect();
         for v in free {
             let lo = p.model.domain(v).values().next().expect("domains are not empty");
             p.model.fix(v, lo).map_err(|e| p.err(e))?;
@@ -426,9 +469,72 @@ impl Poster<'_> {
                         return self.model.linear(&terms, cmp, rhs).map_err(|err| self.err(err));
                     }
                 }
+                // A comparison of sums of unary functions (`eq(add(ge(x,1),ge(y,2),...),3)`):
+                // one auxiliary variable per function, linked to its variable by a binary
+                // table, and a linear constraint over them.
+                let mut terms = Vec::new();
+                let mut k = 0i64;
+                if unary_linear(&a[0], 1, &mut terms, &mut k).is_some()
+                    && unary_linear(&a[1], -1, &mut terms, &mut k).is_some()
+                    && terms.iter().any(|(_, t)| !matches!(t, Ex::Var(_)))
+                {
+                    let mut lin = Vec::with_capacity(terms.len());
+                    let mut ok = true;
+                    for (c, t) in &terms {
+                        match t {
+                            Ex::Var(v) => lin.push((*c, *v)),
+                            f => match self.aux_var(f)? {
+                                Some(v) => lin.push((*c, v)),
+                                None => {
+                                    ok = false;
+                                    break;
+                                }
+                            },
+                        }
+                    }
+                    if ok {
+                        if let Some(rhs) = k.checked_neg() {
+                            return self.model.linear(&lin, cmp, rhs).map_err(|err| self.err(err));
+                        }
+                    }
+                }
             }
         }
         self.model.intension(&to_expr(e)).map_err(|err| self.err(err))
+    }
+
+    /// The auxiliary variable equal to `f(x)` (`f` over one variable), made on first use;
+    /// values of `x` where `f` is undefined are removed. `None` when the function takes too
+    /// many values or values beyond 32 bits.
+    fn aux_var(&mut self, f: &Ex) -> Result<Option<VarId>> {
+        if let Some(&v) = self.aux.get(f) {
+            return Ok(Some(v));
+        }
+        let x = f.vars()[0];
+        let mut values = vec![0i32; x.index() + 1];
+        let mut pairs = Vec::new();
+        let mut undefined = Vec::new();
+        for a in self.model.domain(x).values() {
+            values[x.index()] = a;
+            match f.eval(&values).map(i32::try_from) {
+                Some(Ok(r)) => pairs.push((a, r)),
+                Some(Err(_)) => return Ok(None),
+                None => undefined.push(a),
+            }
+        }
+        let image: std::collections::BTreeSet<i32> = pairs.iter().map(|p| p.1).collect();
+        if image.is_empty() || image.len() > AUX_MAX_VALUES {
+            return Ok(None);
+        }
+        for a in undefined {
+            self.model.exclude(x, a).map_err(|e| self.err(e))?;
+        }
+        let domain = csp_core::Domain::from_values(image).map_err(|e| self.err(e))?;
+        let name = format!("aux#{}", self.aux.len());
+        let v = self.model.add_named_var(name, domain);
+        self.binary(x, v, Binary::Pairs(pairs, true));
+        self.aux.insert(f.clone(), v);
+        Ok(Some(v))
     }
 
     fn all_different(&mut self, items: &[Ex], except: &[i64]) -> Result<()> {

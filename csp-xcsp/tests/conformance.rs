@@ -14,7 +14,7 @@ fn data() -> PathBuf {
 /// A solution as the `.sols` files write it: `name=value` pairs sorted by name.
 fn line(instance: &Instance, values: &[i32]) -> String {
     let mut pairs: Vec<(String, i32)> =
-        instance.model.vars().map(|v| (instance.model.name(v).to_string(), values[v.index()])).collect();
+        instance.model.vars().take(instance.declared).map(|v| (instance.model.name(v).to_string(), values[v.index()])).collect();
     pairs.sort();
     pairs.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(" ")
 }

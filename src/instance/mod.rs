@@ -113,10 +113,19 @@ impl Loaded {
         }
     }
 
+    /// The variables a solution shows: the declared ones (not auxiliary variables).
+    pub fn shown(&self) -> impl Iterator<Item = csp_core::VarId> + '_ {
+        let n = match self {
+            Loaded::Xcsp(i) => i.declared,
+            Loaded::Model(m) => m.num_vars(),
+        };
+        self.model().vars().take(n)
+    }
+
     /// The solution as `name=value` pairs.
     pub fn line(&self, values: &[i32]) -> String {
         let mut s = String::new();
-        for v in self.model().vars() {
+        for v in self.shown() {
             if !s.is_empty() {
                 s.push(' ');
             }
@@ -130,7 +139,7 @@ impl Loaded {
     /// The solution as a JSON object from name to value.
     pub fn json(&self, values: &[i32]) -> Value {
         let mut map = Map::new();
-        for v in self.model().vars() {
+        for v in self.shown() {
             map.insert(self.model().name(v).to_string(), Value::from(values[v.index()]));
         }
         Value::Object(map)
@@ -138,8 +147,8 @@ impl Loaded {
 
     /// The `v <instantiation>` line of the XCSP competition output.
     pub fn xcsp(&self, values: &[i32]) -> String {
-        let names: Vec<&str> = self.model().vars().map(|v| self.model().name(v)).collect();
-        let vals: Vec<String> = values.iter().map(i32::to_string).collect();
+        let names: Vec<&str> = self.shown().map(|v| self.model().name(v)).collect();
+        let vals: Vec<String> = self.shown().map(|v| values[v.index()].to_string()).collect();
         format!(
             "v <instantiation> <list> {} </list> <values> {} </values> </instantiation>",
             names.join(" "),
