@@ -829,6 +829,16 @@ fn large_domains_stay_small() {
         .unwrap();
     let mut s = Solver::new(&m, SearchConfig::with_strategy("mrv/asc/mac".parse().unwrap())).unwrap();
     assert_eq!(s.count().solutions, 3);
+    // A table over wide domains: bitsets over its tuples only.
+    let mut m = Model::new();
+    let v = m.int_vars(3, 0, 10_000_000).unwrap();
+    let tuples = [[1, 2, 3], [9_999_999, 2, 3], [1, 5, 10_000_000]]
+        .iter()
+        .map(|t| t.iter().map(|&a| TableCell::Value(a)).collect())
+        .collect();
+    m.table(&v, tuples, true).unwrap();
+    let mut s = Solver::new(&m, SearchConfig::with_strategy("mrv/asc/fc".parse().unwrap())).unwrap();
+    assert_eq!(s.count().solutions, 3);
     // An intension over wide domains: a checker.
     let mut m = Model::new();
     let v = m.int_vars(2, 0, 100_000).unwrap();

@@ -283,6 +283,12 @@ impl Table {
         }
     }
 
+    /// For supports: the values the tuples hold at position `p`, increasing; `None` when any
+    /// value fits there (a tuple has `*`) or for conflicts.
+    pub(crate) fn held_values(&self, p: usize) -> Option<&[i32]> {
+        (!self.negative && self.data.stars[p].is_empty()).then(|| &self.data.values[p][..])
+    }
+
     /// [`Propagator::check`], for wrappers.
     pub(crate) fn check_values(&self, values: &[i32]) -> bool {
         self.check(values)

@@ -12,6 +12,7 @@ use crate::constraints::table::{Table, Tuples};
 use crate::constraints::{Cmp, TableCell, check_scope};
 use crate::error::ModelError;
 use crate::model::{Model, VarId};
+use crate::propagator::Propagator;
 use crate::relation::Relation;
 
 /// The most words of bitsets a table built by the engine itself may take (32 MiB).
@@ -98,7 +99,9 @@ impl Model {
         let distinct = vars.iter().enumerate().all(|(i, v)| !vars[..i].contains(v));
         let short_conflicts = !supports && tuples.data.has_star();
         if distinct && vars.len() > 2 && !short_conflicts {
-            self.add_propagator(Table::shared(vars.to_vec(), tuples.data.clone(), !supports));
+            let table = Table::shared(vars.to_vec(), tuples.data.clone(), !supports);
+            self.restrict_to_table(&table)?;
+            self.add_propagator(table);
             return Ok(());
         }
         // Small, repeated or short conflicts: as a table of its own.
@@ -225,6 +228,9 @@ impl Model {
             .collect::<Result<Vec<_>, _>>()?;
         let value = operand(&value, &mut scope)?;
         check_scope("element", scope.iter().copied(), self.num_vars())?;
+        // Index values past the list, ruled out at posting.
+        let len = entries.len() as i64;
+        self.restrict(index, |i| (0..len).contains(&(i64::from(i) - start)))?;
         self.add_propagator(Element::new(scope, 0, start, entries, value));
         Ok(())
     }
@@ -422,7 +428,24 @@ impl Model {
             ));
             return Ok(());
         }
-        self.add_propagator(Table::new(scope, rows, negative));
+        let table = Table::new(scope, rows, negative);
+        self.restrict_to_table(&table)?;
+        self.add_propagator(table);
+        Ok(())
+    }
+
+    /// Supports: keeps, at posting, only the values some tuple holds (or all, where a tuple
+    /// has `*`). Forward checking never runs a constraint before one of its variables is
+    /// assigned; this way it never tries a value that no tuple has.
+    fn restrict_to_table(&mut self, table: &Table) -> Result<(), ModelError> {
+        for (p, &var) in table.variables().iter().enumerate() {
+            if let Some(held) = table.held_values(p) {
+                if self.domain(var).values().any(|a| held.binary_search(&a).is_err()) {
+                    let held = held.to_vec();
+                    self.restrict(var, |a| held.binary_search(&a).is_ok())?;
+                }
+            }
+        }
         Ok(())
     }
 
