@@ -693,12 +693,30 @@ impl<'d, 'input> Reader<'d, 'input> {
                 let vars = self.list_vars(self.content(l)?, l, ctx)?;
                 let vn = self.require(node, "values")?;
                 let text = self.content(vn)?;
-                let toks = tokens(text);
+                // `vxk` stands for k times v (as in solutions), `*` for any value.
+                let mut toks: Vec<&str> = Vec::new();
+                for t in tokens(text) {
+                    match t.split_once('x') {
+                        Some((v, k)) if !v.is_empty() => {
+                            let k = self.int(k, vn)?;
+                            if !(0..=1 << 26).contains(&k) {
+                                return Err(self.out_of_range(t, vn, format!("`{t}`: a bad repeat count")));
+                            }
+                            toks.extend(std::iter::repeat_n(v, k as usize));
+                        }
+                        _ => toks.push(t),
+                    }
+                }
                 if toks.len() != vars.len() {
                     return Err(self.syntax(text, vn, format!("{} values for {} variables", toks.len(), vars.len())));
                 }
                 let mut values = Vec::with_capacity(toks.len());
+                let mut fixed = Vec::with_capacity(toks.len());
                 for (t, &v) in toks.iter().zip(&vars) {
+                    if *t == "*" {
+                        continue;
+                    }
+                    fixed.push(v);
                     let k = self.int(t, vn)?;
                     if i32::try_from(k).map_or(true, |k| !self.model.domain(v).contains(k)) {
                         return Err(self.out_of_range(
@@ -709,7 +727,7 @@ impl<'d, 'input> Reader<'d, 'input> {
                     }
                     values.push(k);
                 }
-                self.push(node, Constraint::Instantiation { vars, values });
+                self.push(node, Constraint::Instantiation { vars: fixed, values });
                 Ok(())
             }
             _ => Err(self.unsupported(node, format!("constraint <{tag}>"))),

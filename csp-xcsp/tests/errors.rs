@@ -80,3 +80,12 @@ fn compressed_garbage_is_an_error() {
     assert!(matches!(Instance::from_path(dir.join("missing.xml")), Err(Error::Io { .. })));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn instantiation_with_repeats_and_stars() {
+    let xml = "<instance type=\"CSP\"><variables><array id=\"a\" size=\"[5]\"> 0..3 </array></variables>\n<constraints><instantiation><list> a[] </list><values> 1x3 * 2 </values></instantiation></constraints></instance>";
+    let instance = Instance::from_str(xml).unwrap();
+    assert!(instance.check(&[1, 1, 1, 0, 2]).is_ok());
+    assert!(instance.check(&[1, 1, 1, 3, 2]).is_ok());
+    assert!(instance.check(&[1, 1, 2, 3, 2]).is_err());
+}
