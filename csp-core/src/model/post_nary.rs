@@ -15,8 +15,8 @@ use crate::model::{Model, VarId};
 use crate::propagator::Propagator;
 use crate::relation::Relation;
 
-/// The most words of bitsets a table built by the engine itself may take (32 MiB).
-const MAX_TABLE_WORDS: u128 = 1 << 22;
+/// The most words of bitsets a table built by the engine itself may take (512 KiB).
+const MAX_TABLE_WORDS: u128 = 1 << 16;
 /// The most value pairs a binary table is expanded to for the binary network.
 const MAX_PAIRS: u128 = 1 << 20;
 
@@ -321,21 +321,31 @@ impl Model {
     /// reasonable size.
     fn binary_table_fits(&self, x: VarId, y: VarId) -> bool {
         let key = if x < y { (x, y) } else { (y, x) };
+        !self.pairs().contains_key(&key) && self.binary_matrix_fits(x, y)
+    }
+
+    /// Whether a support matrix between `x` and `y` stays within [`MAX_TABLE_WORDS`].
+    fn binary_matrix_fits(&self, x: VarId, y: VarId) -> bool {
         let span = |v: VarId| {
             let d = self.domain(v);
             let max = d.values().last().unwrap_or(d.base());
             (i64::from(max) - i64::from(d.base()) + 1) as u128
         };
-        !self.pairs().contains_key(&key) && span(x) * span(y).div_ceil(64) <= MAX_TABLE_WORDS
+        span(x) * span(y).div_ceil(64) <= MAX_TABLE_WORDS
     }
 
     /// Posts, as a table, the combinations of initial values of `vars` (a small scope) that
-    /// pass `test`.
-    pub(crate) fn post_generated_table(
+    /// pass `test`, if that table stays small ([`MAX_TABLE_WORDS`]); returns whether it did.
+    pub(crate) fn try_generated_table(
         &mut self,
         vars: &[VarId],
-        test: impl Fn(&[i32]) -> bool + Send + Sync + 'static,
-    ) -> Result<(), ModelError> {
+        test: &dyn Fn(&[i32]) -> bool,
+    ) -> Result<bool, ModelError> {
+        if let [x, y] = vars[..] {
+            if !self.binary_matrix_fits(x, y) {
+                return Ok(false);
+            }
+        }
         let domains: Vec<Vec<i32>> = vars.iter().map(|&v| self.domain(v).values().collect()).collect();
         let mut rows = Vec::new();
         let mut at = vec![0usize; vars.len()];
@@ -357,10 +367,10 @@ impl Model {
         }
         let binary = matches!(vars, [x, y] if self.binary_table_fits(*x, *y));
         if !binary && !self.table_fits(vars, &rows) {
-            self.add_propagator(Checker::new(vars.to_vec(), "intension", Box::new(test)));
-            return Ok(());
+            return Ok(false);
         }
-        self.post_table_rows(vars.to_vec(), rows, false)
+        self.post_table_rows(vars.to_vec(), rows, false)?;
+        Ok(true)
     }
 
     /// Whether a table of `rows` over `vars` stays within [`MAX_TABLE_WORDS`].
@@ -418,8 +428,10 @@ impl Model {
             // Counting conflicts needs them disjoint; `*` breaks that. Few combinations
             // become supports, more a checker.
             let conflicts = Table::new(scope.clone(), rows, true);
-            if self.combinations(&scope) <= SMALL_PRODUCT {
-                return self.post_generated_table(&scope, move |values| conflicts.check_values(values));
+            if self.combinations(&scope) <= SMALL_PRODUCT
+                && self.try_generated_table(&scope, &|values| conflicts.check_values(values))?
+            {
+                return Ok(());
             }
             self.add_propagator(Checker::new(
                 scope,
@@ -507,8 +519,8 @@ impl Model {
             }
             _ => {}
         }
-        if self.small_scope(&vars) {
-            return self.post_generated_table(&vars, holds);
+        if self.small_scope(&vars) && self.try_generated_table(&vars, &holds)? {
+            return Ok(());
         }
         let initial = vars
             .iter()

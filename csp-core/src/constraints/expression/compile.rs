@@ -6,9 +6,9 @@
 //!   as [`crate::Model::linear`], where two variables may become a fast binary relation
 //!   (`x != y + c`, `x == y + c`, `x < y`, `x <= y`);
 //! - `|x - y| != c` (`ne(dist(x, y), c)`, `ne(abs(sub(x, y)), c)`): that binary relation;
-//! - small scopes (at most three variables, at most 100,000 combinations of values): the
-//!   table of the combinations that satisfy it, with generalised arc consistency (binary:
-//!   a table relation of the binary network);
+//! - small scopes (at most three variables, at most 100,000 combinations of values, a table
+//!   of at most 512 KiB): the table of the combinations that satisfy it, with generalised
+//!   arc consistency (binary: a table relation of the binary network);
 //! - sums of functions of one variable each (`eq(add(ge(x, 1), ge(y, 3), abs(z)), 2)`),
 //!   compared or tested for membership: a separable sum, which prunes each term by the
 //!   bounds the others leave;
@@ -54,8 +54,8 @@ pub(crate) fn post_intension(model: &mut Model, expr: &Expr) -> Result<(), Model
             return model.post(x, y, Relation::AbsDiffNotEqual(c));
         }
     }
-    if model.small_scope(&vars) {
-        return model.post_generated_table(&vars, move |values| node.holds(values));
+    if model.small_scope(&vars) && model.try_generated_table(&vars, &|values| node.holds(values))? {
+        return Ok(());
     }
     if let Some((terms, kind)) = separable_shape(expr) {
         if let Some(done) = post_separable(model, &terms, kind) {
