@@ -5,8 +5,14 @@ use std::time::{Duration, Instant};
 use csp_core::{Limits, SearchConfig, Solver, Strategy};
 
 fn main() {
-    let strategy: Strategy = std::env::var("STRATEGY").unwrap_or("dom-wdeg/asc/mac".into()).parse().unwrap();
-    let timeout: f64 = std::env::var("TIMEOUT").ok().and_then(|s| s.parse().ok()).unwrap_or(60.0);
+    let strategy: Strategy = std::env::var("STRATEGY")
+        .unwrap_or("dom-wdeg/asc/mac".into())
+        .parse()
+        .unwrap();
+    let timeout: f64 = std::env::var("TIMEOUT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60.0);
     for path in std::env::args().skip(1) {
         let t = Instant::now();
         let instance = match csp_xcsp::Instance::from_path(&path) {
@@ -18,7 +24,10 @@ fn main() {
         };
         let load = t.elapsed().as_secs_f64();
         let mut config = SearchConfig::with_strategy(strategy);
-        config.limits = Limits { time: Some(Duration::from_secs_f64(timeout)), ..Limits::default() };
+        config.limits = Limits {
+            time: Some(Duration::from_secs_f64(timeout)),
+            ..Limits::default()
+        };
         let mut solver = Solver::new(&instance.model, config).unwrap();
         let mut n = 0u64;
         let mut bad = 0u64;
@@ -38,7 +47,11 @@ fn main() {
             load,
             t.elapsed().as_secs_f64(),
             st.nodes,
-            if bad > 0 { format!("WRONG SOLUTIONS {bad}") } else { String::new() }
+            if bad > 0 {
+                format!("WRONG SOLUTIONS {bad}")
+            } else {
+                String::new()
+            }
         );
     }
 }

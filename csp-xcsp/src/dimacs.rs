@@ -18,7 +18,13 @@ pub struct Graph {
 }
 
 fn syntax(line: usize, message: String) -> Error {
-    Error::Syntax { position: Position { line: line as u32, column: 1 }, message }
+    Error::Syntax {
+        position: Position {
+            line: line as u32,
+            column: 1,
+        },
+        message,
+    }
 }
 
 /// Reads a graph from DIMACS text. Repeated edges (either direction) are kept once; a loop
@@ -45,20 +51,35 @@ pub fn parse(text: &str) -> Result<Graph> {
                     .ok_or_else(|| syntax(n, format!("expected `p edge N M`, found `{line}`")))?;
                 if vertices > 10_000_000 {
                     return Err(Error::ValueOutOfRange {
-                        position: Position { line: n as u32, column: 1 },
+                        position: Position {
+                            line: n as u32,
+                            column: 1,
+                        },
                         message: format!("{vertices} vertices"),
                     });
                 }
-                graph = Some(Graph { vertices, edges: Vec::new() });
+                graph = Some(Graph {
+                    vertices,
+                    edges: Vec::new(),
+                });
             }
             Some("e") => {
-                let g = graph.as_mut().ok_or_else(|| syntax(n, "an edge before the `p edge N M` line".into()))?;
+                let g = graph
+                    .as_mut()
+                    .ok_or_else(|| syntax(n, "an edge before the `p edge N M` line".into()))?;
                 let mut vertex = || -> Result<usize> {
-                    let s = parts.next().ok_or_else(|| syntax(n, format!("expected `e U V`, found `{line}`")))?;
-                    let v: usize = s.parse().map_err(|_| syntax(n, format!("`{s}` is not a vertex number")))?;
+                    let s = parts
+                        .next()
+                        .ok_or_else(|| syntax(n, format!("expected `e U V`, found `{line}`")))?;
+                    let v: usize = s
+                        .parse()
+                        .map_err(|_| syntax(n, format!("`{s}` is not a vertex number")))?;
                     if v == 0 || v > g.vertices {
                         return Err(Error::ValueOutOfRange {
-                            position: Position { line: n as u32, column: 1 },
+                            position: Position {
+                                line: n as u32,
+                                column: 1,
+                            },
                             message: format!("vertex {v} is not in 1..{}", g.vertices),
                         });
                     }
@@ -66,7 +87,10 @@ pub fn parse(text: &str) -> Result<Graph> {
                 };
                 let (u, v) = (vertex()?, vertex()?);
                 if u == v {
-                    return Err(syntax(n, format!("a loop on vertex {}: no colouring exists", u + 1)));
+                    return Err(syntax(
+                        n,
+                        format!("a loop on vertex {}: no colouring exists", u + 1),
+                    ));
                 }
                 let key = (u.min(v), u.max(v));
                 if seen.insert(key) {
@@ -88,12 +112,14 @@ impl Graph {
             position: Position::default(),
             message: format!("{colours} colours: {e}"),
         })?;
-        let vars: Vec<VarId> =
-            (1..=self.vertices).map(|i| model.add_named_var(format!("v{i}"), domain.clone())).collect();
+        let vars: Vec<VarId> = (1..=self.vertices)
+            .map(|i| model.add_named_var(format!("v{i}"), domain.clone()))
+            .collect();
         for &(u, v) in &self.edges {
-            model
-                .not_equal(vars[u], vars[v])
-                .map_err(|source| Error::Model { position: Position::default(), source })?;
+            model.not_equal(vars[u], vars[v]).map_err(|source| Error::Model {
+                position: Position::default(),
+                source,
+            })?;
         }
         Ok(model)
     }
@@ -102,7 +128,10 @@ impl Graph {
     /// vertices; chromatic number k), as in the DIMACS files `myciel{k}.col` (`myciel3` =
     /// M_4 there, chromatic number 4).
     pub fn mycielski(k: u32) -> Graph {
-        let mut g = Graph { vertices: 2, edges: vec![(0, 1)] };
+        let mut g = Graph {
+            vertices: 2,
+            edges: vec![(0, 1)],
+        };
         for _ in 2..k {
             let n = g.vertices;
             let mut edges = g.edges.clone();
@@ -113,7 +142,10 @@ impl Graph {
             for i in 0..n {
                 edges.push((n + i, 2 * n));
             }
-            g = Graph { vertices: 2 * n + 1, edges };
+            g = Graph {
+                vertices: 2 * n + 1,
+                edges,
+            };
         }
         g
     }
@@ -151,7 +183,12 @@ mod tests {
     #[test]
     fn bad_lines() {
         assert!(parse("e 1 2\n").unwrap_err().to_string().starts_with("line 1"));
-        assert!(parse("p edge 2 1\ne 1 3\n").unwrap_err().to_string().contains("line 2"));
+        assert!(
+            parse("p edge 2 1\ne 1 3\n")
+                .unwrap_err()
+                .to_string()
+                .contains("line 2")
+        );
         assert!(parse("c only\n").is_err());
     }
 }

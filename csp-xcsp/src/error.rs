@@ -102,7 +102,10 @@ impl Error {
             | Error::Model { position, .. } => Some(*position),
             Error::Xml(e) => {
                 let p = e.pos();
-                Some(Position { line: p.row, column: p.col })
+                Some(Position {
+                    line: p.row,
+                    column: p.col,
+                })
             }
             _ => None,
         }

@@ -241,7 +241,9 @@ impl Ex {
                     }
                     Op::In | Op::NotIn => {
                         let x = arg(0)?;
-                        let Ex::Call(Op::Set, items) = &args[1] else { return None };
+                        let Ex::Call(Op::Set, items) = &args[1] else {
+                            return None;
+                        };
                         let mut found = false;
                         for a in items {
                             found |= a.eval(values)? == x;
@@ -393,7 +395,7 @@ pub struct Table {
 impl Table {
     /// The number of tuples.
     pub fn len(&self) -> usize {
-        if self.arity == 0 { 0 } else { self.cells.len() / self.arity }
+        self.cells.len().checked_div(self.arity).unwrap_or(0)
     }
 
     /// Whether there is no tuple.
@@ -408,8 +410,11 @@ impl Table {
 
     /// Whether `tuple` matches one of the rows.
     pub fn matches(&self, tuple: &[i32]) -> bool {
-        self.tuples()
-            .any(|row| row.iter().zip(tuple).all(|(c, &v)| matches!(c, Cell::Any) || *c == Cell::Value(v)))
+        self.tuples().any(|row| {
+            row.iter()
+                .zip(tuple)
+                .all(|(c, &v)| matches!(c, Cell::Any) || *c == Cell::Value(v))
+        })
     }
 }
 
@@ -495,7 +500,12 @@ impl Constraint {
                 }
                 operand(condition, f);
             }
-            Constraint::Element { list, index, condition, .. } => {
+            Constraint::Element {
+                list,
+                index,
+                condition,
+                ..
+            } => {
                 list.iter().for_each(|e| ex(e, f));
                 if let Some(i) = index {
                     ex(i, f);
@@ -510,7 +520,11 @@ impl Constraint {
     pub fn holds(&self, values: &[i32]) -> bool {
         match self {
             Constraint::Intension(e) => e.eval(values).is_some_and(|v| v != 0),
-            Constraint::Extension { scope, table, supports } => {
+            Constraint::Extension {
+                scope,
+                table,
+                supports,
+            } => {
                 let tuple: Vec<i32> = scope.iter().map(|v| values[v.index()]).collect();
                 table.matches(&tuple) == *supports
             }
@@ -547,12 +561,19 @@ impl Constraint {
             Constraint::Sum { terms, condition } => {
                 let mut s = 0i64;
                 for (c, e) in terms {
-                    let (Some(c), Some(e)) = (c.eval(values), e.eval(values)) else { return false };
+                    let (Some(c), Some(e)) = (c.eval(values), e.eval(values)) else {
+                        return false;
+                    };
                     s += c * e;
                 }
                 condition.holds(s, values)
             }
-            Constraint::Element { list, index, start, condition } => match index {
+            Constraint::Element {
+                list,
+                index,
+                start,
+                condition,
+            } => match index {
                 Some(index) => {
                     let Some(i) = index.eval(values) else { return false };
                     let Some(item) = usize::try_from(i - start).ok().and_then(|k| list.get(k)) else {
@@ -560,11 +581,14 @@ impl Constraint {
                     };
                     item.eval(values).is_some_and(|v| condition.holds(v, values))
                 }
-                None => list.iter().any(|e| e.eval(values).is_some_and(|v| condition.holds(v, values))),
+                None => list
+                    .iter()
+                    .any(|e| e.eval(values).is_some_and(|v| condition.holds(v, values))),
             },
-            Constraint::Instantiation { vars, values: want } => {
-                vars.iter().zip(want).all(|(v, &w)| i64::from(values[v.index()]) == w)
-            }
+            Constraint::Instantiation { vars, values: want } => vars
+                .iter()
+                .zip(want)
+                .all(|(v, &w)| i64::from(values[v.index()]) == w),
         }
     }
 }

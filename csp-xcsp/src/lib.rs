@@ -93,14 +93,22 @@ impl Instance {
 
     /// [`Instance::from_str`] with posting options.
     pub fn from_str_with(text: &str, options: PostOptions) -> Result<Instance> {
-        let opts = roxmltree::ParsingOptions { allow_dtd: true, ..Default::default() };
+        let opts = roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..Default::default()
+        };
         let doc = roxmltree::Document::parse_with_options(text, opts)?;
         let parsed = parse::Reader::new(&doc, text).read()?;
         drop(doc);
         let mut model = parsed.model;
         let declared = model.num_vars();
         post::post_all(&mut model, &parsed.constraints, options)?;
-        Ok(Instance { model, declared, arrays: parsed.arrays, constraints: parsed.constraints })
+        Ok(Instance {
+            model,
+            declared,
+            arrays: parsed.arrays,
+            constraints: parsed.constraints,
+        })
     }
 
     /// Whether a complete assignment (one value per variable, in model order) satisfies
@@ -124,14 +132,19 @@ impl Instance {
 /// The bytes of a file, decompressed when they are xz or lzma-alone.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     let display = path.display().to_string();
-    let raw = std::fs::read(path).map_err(|source| Error::Io { path: display.clone(), source })?;
+    let raw = std::fs::read(path).map_err(|source| Error::Io {
+        path: display.clone(),
+        source,
+    })?;
     decompress(raw, &display)
 }
 
 /// The text of a file (decompressed when it is xz or lzma-alone).
 pub fn read_text(path: &Path) -> Result<String> {
     let bytes = read_bytes(path)?;
-    String::from_utf8(bytes).map_err(|e| Error::Encoding { offset: e.utf8_error().valid_up_to() })
+    String::from_utf8(bytes).map_err(|e| Error::Encoding {
+        offset: e.utf8_error().valid_up_to(),
+    })
 }
 
 /// Decompresses xz (recognised by its magic bytes) and lzma-alone (by the `.lzma` name, or

@@ -136,7 +136,12 @@ impl<'d, 'input> Reader<'d, 'input> {
             constraints: Vec::new(),
             tables: HashMap::new(),
             lines: std::iter::once(0)
-                .chain(src.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1))
+                .chain(
+                    src.bytes()
+                        .enumerate()
+                        .filter(|&(_, b)| b == b'\n')
+                        .map(|(i, _)| i + 1),
+                )
                 .collect(),
         }
     }
@@ -147,7 +152,10 @@ impl<'d, 'input> Reader<'d, 'input> {
         let line = self.lines.partition_point(|&start| start <= offset).max(1);
         let start = self.lines[line - 1];
         let column = self.src.get(start..offset).map_or(1, |s| s.chars().count() + 1);
-        Position { line: line as u32, column: column as u32 }
+        Position {
+            line: line as u32,
+            column: column as u32,
+        }
     }
 
     fn pos_node(&self, node: Node) -> Position {
@@ -166,15 +174,24 @@ impl<'d, 'input> Reader<'d, 'input> {
     }
 
     fn syntax(&self, s: &str, node: Node, message: impl Into<String>) -> Error {
-        Error::Syntax { position: self.pos_str(s, node), message: message.into() }
+        Error::Syntax {
+            position: self.pos_str(s, node),
+            message: message.into(),
+        }
     }
 
     fn unsupported(&self, node: Node, what: impl Into<String>) -> Error {
-        Error::Unsupported { position: self.pos_node(node), what: what.into() }
+        Error::Unsupported {
+            position: self.pos_node(node),
+            what: what.into(),
+        }
     }
 
     fn out_of_range(&self, s: &str, node: Node, message: impl Into<String>) -> Error {
-        Error::ValueOutOfRange { position: self.pos_str(s, node), message: message.into() }
+        Error::ValueOutOfRange {
+            position: self.pos_str(s, node),
+            message: message.into(),
+        }
     }
 
     /// The text of an element that holds only text (comments allowed).
@@ -185,7 +202,11 @@ impl<'d, 'input> Reader<'d, 'input> {
                 return Err(self.syntax(
                     "",
                     c,
-                    format!("<{}> cannot hold an element <{}> here", node.tag_name().name(), c.tag_name().name()),
+                    format!(
+                        "<{}> cannot hold an element <{}> here",
+                        node.tag_name().name(),
+                        c.tag_name().name()
+                    ),
                 ));
             }
             if let Some(t) = c.is_text().then(|| c.text()).flatten() {
@@ -218,12 +239,18 @@ impl<'d, 'input> Reader<'d, 'input> {
     pub(crate) fn read(mut self) -> Result<Parsed> {
         let root = self.doc.root_element();
         if root.tag_name().name() != "instance" {
-            return Err(self.unsupported(root, format!("root element <{}> (expected <instance>)", root.tag_name().name())));
+            return Err(self.unsupported(
+                root,
+                format!("root element <{}> (expected <instance>)", root.tag_name().name()),
+            ));
         }
         match root.attribute("type") {
             Some("CSP") | None => {}
             Some(t) => {
-                return Err(self.unsupported(root, format!("instance type `{t}` (only CSP; optimisation is outside the subset)")));
+                return Err(self.unsupported(
+                    root,
+                    format!("instance type `{t}` (only CSP; optimisation is outside the subset)"),
+                ));
             }
         }
         for child in root.children().filter(|c| c.is_element()) {
@@ -238,7 +265,11 @@ impl<'d, 'input> Reader<'d, 'input> {
                 other => return Err(self.unsupported(child, format!("element <{other}>"))),
             }
         }
-        Ok(Parsed { model: self.model, arrays: self.arrays, constraints: self.constraints })
+        Ok(Parsed {
+            model: self.model,
+            arrays: self.arrays,
+            constraints: self.constraints,
+        })
     }
 
     // ----- variables -----
@@ -319,7 +350,10 @@ impl<'d, 'input> Reader<'d, 'input> {
         let mut rest = size.trim();
         while let Some(r) = rest.strip_prefix('[') {
             let Some((n, r2)) = r.split_once(']') else { break };
-            let n: usize = n.trim().parse().map_err(|_| self.syntax("", node, format!("bad array size `{size}`")))?;
+            let n: usize = n
+                .trim()
+                .parse()
+                .map_err(|_| self.syntax("", node, format!("bad array size `{size}`")))?;
             dims.push(n);
             rest = r2.trim_start();
         }
@@ -331,7 +365,11 @@ impl<'d, 'input> Reader<'d, 'input> {
             return Err(self.out_of_range("", node, format!("array size `{size}` is too large")));
         };
         let index = self.arrays.len();
-        self.arrays.push(Array { name: id.to_string(), dims: dims.clone(), cells: vec![None; total] });
+        self.arrays.push(Array {
+            name: id.to_string(),
+            dims: dims.clone(),
+            cells: vec![None; total],
+        });
         self.declare(node, id, Named::Array(index))?;
         let mut domains: Vec<Option<Arc<Domain>>> = vec![None; total];
         let has_domain_children = node.children().any(|c| c.is_element());
@@ -409,7 +447,11 @@ impl<'d, 'input> Reader<'d, 'input> {
             return Err(self.syntax(
                 tok,
                 node,
-                format!("`{tok}`: array `{}` has {} dimensions", array.name, array.dims.len()),
+                format!(
+                    "`{tok}`: array `{}` has {} dimensions",
+                    array.name,
+                    array.dims.len()
+                ),
             ));
         }
         let mut bounds = Vec::with_capacity(ranges.len());
@@ -421,18 +463,24 @@ impl<'d, 'input> Reader<'d, 'input> {
             } else if let Some((a, b)) = r.split_once("..") {
                 (self.int(a, node)?, self.int(b, node)?)
                     .try_into_usize()
-                    .ok_or_else(|| self.out_of_range(tok, node, format!("index out of the array in `{tok}`")))?
+                    .ok_or_else(|| {
+                        self.out_of_range(tok, node, format!("index out of the array in `{tok}`"))
+                    })?
             } else {
                 let i = self.int(r, node)?;
-                let i = usize::try_from(i)
-                    .map_err(|_| self.out_of_range(tok, node, format!("index out of the array in `{tok}`")))?;
+                let i = usize::try_from(i).map_err(|_| {
+                    self.out_of_range(tok, node, format!("index out of the array in `{tok}`"))
+                })?;
                 (i, i)
             };
             if n == 0 && r.is_empty() {
                 return Ok(Vec::new());
             }
             if lo > hi || hi >= n {
-                return Err(Error::UnknownVariable { position: self.pos_str(tok, node), name: tok.to_string() });
+                return Err(Error::UnknownVariable {
+                    position: self.pos_str(tok, node),
+                    name: tok.to_string(),
+                });
             }
             bounds.push((lo, hi));
         }
@@ -472,13 +520,19 @@ impl<'d, 'input> Reader<'d, 'input> {
                 if single {
                     return match array.cells[cells[0]] {
                         Some(v) => Ok((vec![v], Vec::new())),
-                        None => Err(Error::UnknownVariable { position: self.pos_str(tok, node), name: tok.to_string() }),
+                        None => Err(Error::UnknownVariable {
+                            position: self.pos_str(tok, node),
+                            name: tok.to_string(),
+                        }),
                     };
                 }
                 let shape = shape_of(tok, &array.dims);
                 Ok((cells.iter().filter_map(|&c| array.cells[c]).collect(), shape))
             }
-            _ => Err(Error::UnknownVariable { position: self.pos_str(tok, node), name: tok.to_string() }),
+            _ => Err(Error::UnknownVariable {
+                position: self.pos_str(tok, node),
+                name: tok.to_string(),
+            }),
         }
     }
 
@@ -510,9 +564,15 @@ impl<'d, 'input> Reader<'d, 'input> {
             if p == "..." {
                 out.extend(ctx.args.iter().skip(ctx.rest).cloned());
             } else {
-                let i: usize = p.parse().map_err(|_| self.syntax(t, node, format!("bad parameter `{t}`")))?;
+                let i: usize = p
+                    .parse()
+                    .map_err(|_| self.syntax(t, node, format!("bad parameter `{t}`")))?;
                 let a = ctx.args.get(i).ok_or_else(|| {
-                    self.syntax(t, node, format!("`{t}` but only {} arguments are given", ctx.args.len()))
+                    self.syntax(
+                        t,
+                        node,
+                        format!("`{t}` but only {} arguments are given", ctx.args.len()),
+                    )
                 })?;
                 out.push(a.clone());
             }
@@ -532,17 +592,30 @@ impl<'d, 'input> Reader<'d, 'input> {
             .into_iter()
             .map(|e| match e {
                 Ex::Var(v) => Ok(v),
-                other => Err(self.unsupported(node, format!("a non-variable item `{}` in this list", show(&other, &self.model)))),
+                other => Err(self.unsupported(
+                    node,
+                    format!("a non-variable item `{}` in this list", show(&other, &self.model)),
+                )),
             })
             .collect()
     }
 
     fn expr(&self, text: &str, node: Node, ctx: Option<&Ctx>) -> Result<Ex> {
-        let mut p = ExprParser { r: self, text, at: 0, node, ctx };
+        let mut p = ExprParser {
+            r: self,
+            text,
+            at: 0,
+            node,
+            ctx,
+        };
         let e = p.expr()?;
         p.skip_ws();
         if p.at != text.len() {
-            return Err(self.syntax(&text[p.at..], node, format!("unexpected `{}` after the expression", &text[p.at..])));
+            return Err(self.syntax(
+                &text[p.at..],
+                node,
+                format!("unexpected `{}` after the expression", &text[p.at..]),
+            ));
         }
         Ok(e)
     }
@@ -552,10 +625,20 @@ impl<'d, 'input> Reader<'d, 'input> {
         let inner = t
             .strip_prefix('(')
             .and_then(|s| s.strip_suffix(')'))
-            .ok_or_else(|| self.syntax(t, node, format!("expected a condition `(op,operand)`, found `{t}`")))?;
-        let (op, operand) = inner
-            .split_once(',')
-            .ok_or_else(|| self.syntax(t, node, format!("expected a condition `(op,operand)`, found `{t}`")))?;
+            .ok_or_else(|| {
+                self.syntax(
+                    t,
+                    node,
+                    format!("expected a condition `(op,operand)`, found `{t}`"),
+                )
+            })?;
+        let (op, operand) = inner.split_once(',').ok_or_else(|| {
+            self.syntax(
+                t,
+                node,
+                format!("expected a condition `(op,operand)`, found `{t}`"),
+            )
+        })?;
         let (op, operand) = (op.trim(), operand.trim());
         let op = match op {
             "lt" => CmpOp::Lt,
@@ -611,12 +694,17 @@ impl<'d, 'input> Reader<'d, 'input> {
     }
 
     fn child<'a>(&self, node: Node<'a, 'input>, name: &str) -> Option<Node<'a, 'input>> {
-        node.children().find(|c| c.is_element() && c.tag_name().name() == name)
+        node.children()
+            .find(|c| c.is_element() && c.tag_name().name() == name)
     }
 
     fn require<'a>(&self, node: Node<'a, 'input>, name: &str) -> Result<Node<'a, 'input>> {
         self.child(node, name).ok_or_else(|| {
-            self.syntax("", node, format!("<{}> needs a <{name}> element", node.tag_name().name()))
+            self.syntax(
+                "",
+                node,
+                format!("<{}> needs a <{name}> element", node.tag_name().name()),
+            )
         })
     }
 
@@ -641,7 +729,9 @@ impl<'d, 'input> Reader<'d, 'input> {
                 let rest = max_percent(template).map_or(0, |m| m + 1);
                 for a in elems {
                     if a.tag_name().name() != "args" {
-                        return Err(self.unsupported(a, format!("element <{}> in <group>", a.tag_name().name())));
+                        return Err(
+                            self.unsupported(a, format!("element <{}> in <group>", a.tag_name().name()))
+                        );
                     }
                     let args = self.list(self.content(a)?, a, ctx)?;
                     self.constraint(template, Some(&Ctx { args: &args, rest }))?;
@@ -683,7 +773,13 @@ impl<'d, 'input> Reader<'d, 'input> {
                 }
                 let cond = self.require(node, "condition")?;
                 let condition = self.condition(self.content(cond)?, cond, ctx)?;
-                self.push(node, Constraint::Sum { terms: coeffs.into_iter().zip(items).collect(), condition });
+                self.push(
+                    node,
+                    Constraint::Sum {
+                        terms: coeffs.into_iter().zip(items).collect(),
+                        condition,
+                    },
+                );
                 Ok(())
             }
             "element" => self.element(node, ctx),
@@ -708,7 +804,11 @@ impl<'d, 'input> Reader<'d, 'input> {
                     }
                 }
                 if toks.len() != vars.len() {
-                    return Err(self.syntax(text, vn, format!("{} values for {} variables", toks.len(), vars.len())));
+                    return Err(self.syntax(
+                        text,
+                        vn,
+                        format!("{} values for {} variables", toks.len(), vars.len()),
+                    ));
                 }
                 let mut values = Vec::with_capacity(toks.len());
                 let mut fixed = Vec::with_capacity(toks.len());
@@ -740,8 +840,14 @@ impl<'d, 'input> Reader<'d, 'input> {
             Some("true") => true,
             Some(x) => return Err(self.syntax("", node, format!("circular=\"{x}\""))),
         };
-        let lists: Vec<_> = node.children().filter(|c| c.is_element() && c.tag_name().name() == "list").collect();
-        let templates: Vec<_> = node.children().filter(|c| c.is_element() && c.tag_name().name() != "list").collect();
+        let lists: Vec<_> = node
+            .children()
+            .filter(|c| c.is_element() && c.tag_name().name() == "list")
+            .collect();
+        let templates: Vec<_> = node
+            .children()
+            .filter(|c| c.is_element() && c.tag_name().name() != "list")
+            .collect();
         if lists.len() != 1 || templates.len() != 1 {
             return Err(self.unsupported(node, "<slide> with other than one <list> and one constraint"));
         }
@@ -751,12 +857,9 @@ impl<'d, 'input> Reader<'d, 'input> {
         let attr = |name: &str, default: usize| -> Result<usize> {
             match list.attribute(name) {
                 None => Ok(default),
-                Some(s) => s
-                    .trim()
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|&k| k > 0)
-                    .ok_or_else(|| self.syntax("", list, format!("{name}=\"{s}\" is not a positive integer"))),
+                Some(s) => s.trim().parse::<usize>().ok().filter(|&k| k > 0).ok_or_else(|| {
+                    self.syntax("", list, format!("{name}=\"{s}\" is not a positive integer"))
+                }),
             }
         };
         let collect = attr("collect", arity)?;
@@ -770,7 +873,13 @@ impl<'d, 'input> Reader<'d, 'input> {
         while if circular { start < n } else { start + collect <= n } {
             window.clear();
             window.extend((0..collect).map(|j| items[(start + j) % n].clone()));
-            self.constraint(template, Some(&Ctx { args: &window, rest: arity }))?;
+            self.constraint(
+                template,
+                Some(&Ctx {
+                    args: &window,
+                    rest: arity,
+                }),
+            )?;
             start += offset;
         }
         Ok(())
@@ -794,7 +903,14 @@ impl<'d, 'input> Reader<'d, 'input> {
                 t
             }
         };
-        self.push(node, Constraint::Extension { scope, table, supports });
+        self.push(
+            node,
+            Constraint::Extension {
+                scope,
+                table,
+                supports,
+            },
+        );
         Ok(())
     }
 
@@ -875,7 +991,10 @@ impl<'d, 'input> Reader<'d, 'input> {
                 return Err(self.syntax(
                     &text[open..end],
                     node,
-                    format!("a tuple of {count} values for {arity} variables: `{}`", &text[open..end]),
+                    format!(
+                        "a tuple of {count} values for {arity} variables: `{}`",
+                        &text[open..end]
+                    ),
                 ));
             }
         }
@@ -897,16 +1016,31 @@ impl<'d, 'input> Reader<'d, 'input> {
             }
         };
         let except = except_of(self)?;
-        let lists: Vec<_> = node.children().filter(|c| c.is_element() && c.tag_name().name() == "list").collect();
+        let lists: Vec<_> = node
+            .children()
+            .filter(|c| c.is_element() && c.tag_name().name() == "list")
+            .collect();
         if let Some(m) = self.child(node, "matrix") {
             let rows = self.matrix(self.content(m)?, m, ctx)?;
             let ncols = rows.first().map_or(0, |r| r.len());
             for r in &rows {
-                self.push(node, Constraint::AllDifferent { items: r.clone(), except: except.clone() });
+                self.push(
+                    node,
+                    Constraint::AllDifferent {
+                        items: r.clone(),
+                        except: except.clone(),
+                    },
+                );
             }
             for j in 0..ncols {
                 let col: Vec<Ex> = rows.iter().filter_map(|r| r.get(j).cloned()).collect();
-                self.push(node, Constraint::AllDifferent { items: col, except: except.clone() });
+                self.push(
+                    node,
+                    Constraint::AllDifferent {
+                        items: col,
+                        except: except.clone(),
+                    },
+                );
             }
             return Ok(());
         }
@@ -930,7 +1064,13 @@ impl<'d, 'input> Reader<'d, 'input> {
                 if !except.is_empty() {
                     return Err(self.unsupported(node, "<except> over several lists"));
                 }
-                self.push(node, Constraint::AllDifferentLists { lists: ls, except: Vec::new() });
+                self.push(
+                    node,
+                    Constraint::AllDifferentLists {
+                        lists: ls,
+                        except: Vec::new(),
+                    },
+                );
             }
         }
         Ok(())
@@ -964,17 +1104,30 @@ impl<'d, 'input> Reader<'d, 'input> {
         let (_, rest) = split_name(toks[0]);
         let (name, _) = split_name(toks[0]);
         let Some(Named::Array(a)) = self.names.get(name) else {
-            return Err(Error::UnknownVariable { position: self.pos_str(toks[0], node), name: toks[0].to_string() });
+            return Err(Error::UnknownVariable {
+                position: self.pos_str(toks[0], node),
+                name: toks[0].to_string(),
+            });
         };
         let array = &self.arrays[*a];
         let shape = shape_of(toks[0], &array.dims);
         if shape.len() != 2 || rest.is_empty() {
-            return Err(self.syntax(toks[0], node, format!("`{}` is not a two-dimensional selection", toks[0])));
+            return Err(self.syntax(
+                toks[0],
+                node,
+                format!("`{}` is not a two-dimensional selection", toks[0]),
+            ));
         }
         let cells = self.select(*a, toks[0], node)?;
         let mut rows = Vec::new();
         for chunk in cells.chunks(shape[1]) {
-            rows.push(chunk.iter().filter_map(|&c| array.cells[c]).map(Ex::Var).collect());
+            rows.push(
+                chunk
+                    .iter()
+                    .filter_map(|&c| array.cells[c])
+                    .map(Ex::Var)
+                    .collect(),
+            );
         }
         Ok(rows)
     }
@@ -1016,12 +1169,23 @@ impl<'d, 'input> Reader<'d, 'input> {
                     [Ex::Int(k)] => Operand::Int(*k),
                     _ => return Err(self.syntax("", v, "<value> must be one variable or integer")),
                 };
-                Condition { op: CmpOp::Eq, operand }
+                Condition {
+                    op: CmpOp::Eq,
+                    operand,
+                }
             }
             (None, Some(c)) => self.condition(self.content(c)?, c, ctx)?,
             _ => return Err(self.syntax("", node, "<element> needs one <value> or <condition>")),
         };
-        self.push(node, Constraint::Element { list, index, start, condition });
+        self.push(
+            node,
+            Constraint::Element {
+                list,
+                index,
+                start,
+                condition,
+            },
+        );
         Ok(())
     }
 }
@@ -1050,12 +1214,17 @@ fn shape_of(tok: &str, dims: &[usize]) -> Vec<usize> {
     let mut shape = Vec::new();
     let mut k = 0;
     while let Some(r) = rest.strip_prefix('[') {
-        let Some((inner, r2)) = r.split_once(']') else { break };
+        let Some((inner, r2)) = r.split_once(']') else {
+            break;
+        };
         let inner = inner.trim();
         if inner.is_empty() {
             shape.push(dims.get(k).copied().unwrap_or(0));
         } else if let Some((a, b)) = inner.split_once("..") {
-            let (a, b) = (a.trim().parse::<usize>().unwrap_or(0), b.trim().parse::<usize>().unwrap_or(0));
+            let (a, b) = (
+                a.trim().parse::<usize>().unwrap_or(0),
+                b.trim().parse::<usize>().unwrap_or(0),
+            );
             shape.push(b.saturating_sub(a) + 1);
         }
         rest = r2;
@@ -1097,7 +1266,8 @@ impl ExprParser<'_, '_, '_, '_, '_> {
     }
 
     fn err(&self, message: String) -> Error {
-        self.r.syntax(&self.text[self.at.min(self.text.len())..], self.node, message)
+        self.r
+            .syntax(&self.text[self.at.min(self.text.len())..], self.node, message)
     }
 
     fn expr(&mut self) -> Result<Ex> {
@@ -1158,11 +1328,23 @@ impl ExprParser<'_, '_, '_, '_, '_> {
                         return Err(self.r.syntax(
                             name,
                             self.node,
-                            format!("{name} takes {} operands, got {}", if lo == hi { lo.to_string() } else { format!("at least {lo}") }, args.len()),
+                            format!(
+                                "{name} takes {} operands, got {}",
+                                if lo == hi {
+                                    lo.to_string()
+                                } else {
+                                    format!("at least {lo}")
+                                },
+                                args.len()
+                            ),
                         ));
                     }
                     if matches!(op, Op::In | Op::NotIn) && !matches!(&args[1], Ex::Call(Op::Set, _)) {
-                        return Err(self.r.syntax(name, self.node, format!("the second operand of {name} must be set(...)")));
+                        return Err(self.r.syntax(
+                            name,
+                            self.node,
+                            format!("the second operand of {name} must be set(...)"),
+                        ));
                     }
                     if name == "eq" && args.len() > 2 {
                         // fine: eq is n-ary

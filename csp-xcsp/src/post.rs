@@ -34,7 +34,10 @@ pub struct PostOptions {
 
 impl Default for PostOptions {
     fn default() -> Self {
-        PostOptions { all_different: Strength::Gac, fix_free: true }
+        PostOptions {
+            all_different: Strength::Gac,
+            fix_free: true,
+        }
     }
 }
 
@@ -78,7 +81,9 @@ fn unary_linear(e: &Ex, scale: i64, terms: &mut Vec<(i64, Ex)>, k: &mut i64) -> 
         }
         Ex::Call(Op::Neg, a) => unary_linear(&a[0], scale.checked_neg()?, terms, k)?,
         Ex::Call(Op::Mul, a) if a.len() == 2 && matches!(a[0], Ex::Int(_)) != matches!(a[1], Ex::Int(_)) => {
-            let ((Ex::Int(c), other) | (other, Ex::Int(c))) = (&a[0], &a[1]) else { return None };
+            let ((Ex::Int(c), other) | (other, Ex::Int(c))) = (&a[0], &a[1]) else {
+                return None;
+            };
             unary_linear(other, scale.checked_mul(*c)?, terms, k)?;
         }
         other => {
@@ -174,12 +179,25 @@ fn condition_expr(lhs: Ex, cond: &Condition) -> Ex {
         Operand::Int(k) => Ex::Int(*k),
         Operand::Var(v) => Ex::Var(*v),
         Operand::Range(lo, hi) => {
-            let inside = call(Op::And, vec![call(Op::Ge, vec![lhs.clone(), Ex::Int(*lo)]), call(Op::Le, vec![lhs, Ex::Int(*hi)])]);
-            return if cond.op == CmpOp::In { inside } else { call(Op::Not, vec![inside]) };
+            let inside = call(
+                Op::And,
+                vec![
+                    call(Op::Ge, vec![lhs.clone(), Ex::Int(*lo)]),
+                    call(Op::Le, vec![lhs, Ex::Int(*hi)]),
+                ],
+            );
+            return if cond.op == CmpOp::In {
+                inside
+            } else {
+                call(Op::Not, vec![inside])
+            };
         }
         Operand::Set(s) => {
             let set = call(Op::Set, s.iter().map(|&v| Ex::Int(v)).collect());
-            return call(if cond.op == CmpOp::In { Op::In } else { Op::NotIn }, vec![lhs, set]);
+            return call(
+                if cond.op == CmpOp::In { Op::In } else { Op::NotIn },
+                vec![lhs, set],
+            );
         }
     };
     let op = match cond.op {
@@ -214,8 +232,12 @@ pub(crate) fn post_all(model: &mut Model, constraints: &[Located], options: Post
         for c in constraints {
             c.constraint.for_each_var(&mut |v| used[v.index()] = true);
         }
-        let free: Vec<VarId> =
-            p.model.vars().take(declared).filter(|v| !used[v.index()] && p.model.fixed(*v).is_none()).collect();
+        let free: Vec<VarId> = p
+            .model
+            .vars()
+            .take(declared)
+            .filter(|v| !used[v.index()] && p.model.fixed(*v).is_none())
+            .collect();
         for v in free {
             let lo = p.model.domain(v).values().next().expect("domains are not empty");
             p.model.fix(v, lo).map_err(|e| p.err(e))?;
@@ -226,7 +248,10 @@ pub(crate) fn post_all(model: &mut Model, constraints: &[Located], options: Post
 
 impl Poster<'_> {
     fn err(&self, source: ModelError) -> Error {
-        Error::Model { position: self.position, source }
+        Error::Model {
+            position: self.position,
+            source,
+        }
     }
 
     fn dom_len(&self, v: VarId) -> u64 {
@@ -260,10 +285,18 @@ impl Poster<'_> {
     fn constraint(&mut self, c: &Constraint) -> Result<()> {
         match c {
             Constraint::Intension(e) => self.intension(e),
-            Constraint::Extension { scope, table, supports } => {
+            Constraint::Extension {
+                scope,
+                table,
+                supports,
+            } => {
                 if scope.len() == 1 {
                     let v = scope[0];
-                    let listed = |a: i32| table.tuples().any(|t| matches!(t[0], Cell::Any) || t[0] == Cell::Value(a));
+                    let listed = |a: i32| {
+                        table
+                            .tuples()
+                            .any(|t| matches!(t[0], Cell::Any) || t[0] == Cell::Value(a))
+                    };
                     let supports = *supports;
                     return self.filter(v, |a| listed(a) == supports);
                 }
@@ -294,7 +327,11 @@ impl Poster<'_> {
                 let doms: Vec<&csp_core::Domain> = scope.iter().map(|&v| self.model.domain(v)).collect();
                 let tuples: Vec<Vec<TableCell>> = table
                     .tuples()
-                    .filter(|t| t.iter().zip(&doms).all(|(c, d)| matches!(c, Cell::Any) || matches!(c, Cell::Value(a) if d.contains(*a))))
+                    .filter(|t| {
+                        t.iter().zip(&doms).all(|(c, d)| {
+                            matches!(c, Cell::Any) || matches!(c, Cell::Value(a) if d.contains(*a))
+                        })
+                    })
                     .map(|t| {
                         t.iter()
                             .map(|c| match c {
@@ -304,25 +341,41 @@ impl Poster<'_> {
                             .collect()
                     })
                     .collect();
-                self.model.table(scope, tuples, *supports).map_err(|e| self.err(e))
+                self.model
+                    .table(scope, tuples, *supports)
+                    .map_err(|e| self.err(e))
             }
             Constraint::AllDifferent { items, except } => self.all_different(items, except),
             Constraint::AllDifferentLists { lists, .. } => {
                 for i in 0..lists.len() {
                     for j in i + 1..lists.len() {
-                        let ne: Vec<Ex> =
-                            lists[i].iter().zip(&lists[j]).map(|(a, b)| call(Op::Ne, vec![a.clone(), b.clone()])).collect();
-                        let e = if ne.len() == 1 { ne.into_iter().next().expect("one") } else { call(Op::Or, ne) };
+                        let ne: Vec<Ex> = lists[i]
+                            .iter()
+                            .zip(&lists[j])
+                            .map(|(a, b)| call(Op::Ne, vec![a.clone(), b.clone()]))
+                            .collect();
+                        let e = if ne.len() == 1 {
+                            ne.into_iter().next().expect("one")
+                        } else {
+                            call(Op::Or, ne)
+                        };
                         self.intension(&e)?;
                     }
                 }
                 Ok(())
             }
             Constraint::Sum { terms, condition } => self.sum(terms, condition),
-            Constraint::Element { list, index, start, condition } => self.element(list, index.as_ref(), *start, condition),
+            Constraint::Element {
+                list,
+                index,
+                start,
+                condition,
+            } => self.element(list, index.as_ref(), *start, condition),
             Constraint::Instantiation { vars, values } => {
                 for (&v, &k) in vars.iter().zip(values) {
-                    let k = i32::try_from(k).ok().filter(|k| self.model.domain(v).contains(*k));
+                    let k = i32::try_from(k)
+                        .ok()
+                        .filter(|k| self.model.domain(v).contains(*k));
                     match (k, self.model.fixed(v)) {
                         (None, _) => return self.fail(),
                         (Some(k), Some(old)) if old != k => return self.fail(),
@@ -365,9 +418,7 @@ impl Poster<'_> {
         }
         // |x - y| != c
         if cmp == Cmp::Ne {
-            let is_xy = |p: &Ex, q: &Ex| {
-                matches!((p, q), (Ex::Var(p), Ex::Var(q)) if (*p == x && *q == y) || (*p == y && *q == x))
-            };
+            let is_xy = |p: &Ex, q: &Ex| matches!((p, q), (Ex::Var(p), Ex::Var(q)) if (*p == x && *q == y) || (*p == y && *q == x));
             let dist = |d: &Ex, c: &Ex| -> Option<i64> {
                 let Ex::Int(c) = c else { return None };
                 match d {
@@ -435,14 +486,23 @@ impl Poster<'_> {
                     })
                     .collect();
                 let dom: Vec<i32> = self.model.domain(v).values().collect();
-                let drop: Vec<i32> = dom.iter().zip(&keep).filter(|(_, k)| !**k).map(|(a, _)| *a).collect();
+                let drop: Vec<i32> = dom
+                    .iter()
+                    .zip(&keep)
+                    .filter(|(_, k)| !**k)
+                    .map(|(a, _)| *a)
+                    .collect();
                 for a in drop {
                     self.model.exclude(v, a).map_err(|err| self.err(err))?;
                 }
                 Ok(())
             }
             2 => {
-                let (x, y) = if vars[0] < vars[1] { (vars[0], vars[1]) } else { (vars[1], vars[0]) };
+                let (x, y) = if vars[0] < vars[1] {
+                    (vars[0], vars[1])
+                } else {
+                    (vars[1], vars[0])
+                };
                 if let Some(r) = self.fast(e, x, y) {
                     self.binary(x, y, Binary::Fast(r));
                     return Ok(());
@@ -564,7 +624,10 @@ impl Poster<'_> {
                 let e = if except.is_empty() {
                     ne
                 } else {
-                    call(Op::Or, vec![ne, call(Op::In, vec![items[i].clone(), set.clone()])])
+                    call(
+                        Op::Or,
+                        vec![ne, call(Op::In, vec![items[i].clone(), set.clone()])],
+                    )
                 };
                 self.intension(&e)?;
             }
@@ -612,7 +675,9 @@ impl Poster<'_> {
         let Some(mut lin) = simple else {
             return self.intension(&general());
         };
-        let has_constants = terms.iter().any(|(c, e)| matches!((c, e), (Ex::Int(_), Ex::Int(_))));
+        let has_constants = terms
+            .iter()
+            .any(|(c, e)| matches!((c, e), (Ex::Int(_), Ex::Int(_))));
         let constant = if has_constants { constant } else { 0 };
         // Merge repeated variables, drop zero coefficients.
         let mut merged: Vec<(i64, VarId)> = Vec::with_capacity(lin.len());
@@ -631,7 +696,11 @@ impl Poster<'_> {
         let scope_len = distinct.len() + usize::from(operand_var.is_some_and(|v| !distinct.contains(&v)));
         if scope_len <= 2 {
             // Unary and binary sums: through the expression path (tables, fast relations).
-            let small = distinct.iter().chain(operand_var.iter()).map(|&v| self.dom_len(v)).product::<u64>();
+            let small = distinct
+                .iter()
+                .chain(operand_var.iter())
+                .map(|&v| self.dom_len(v))
+                .product::<u64>();
             if scope_len < 2 || small <= PAIR_TABLE_LIMIT {
                 return self.intension(&general());
             }
@@ -674,15 +743,19 @@ impl Poster<'_> {
                 }
             }
             (Operand::Range(lo, hi), op) => match (shift(*lo), shift(*hi)) {
-                (Some(lo), Some(hi)) => {
-                    self.model.linear_range(&merged, lo, hi, op == CmpOp::In).map_err(|e| self.err(e))
-                }
+                (Some(lo), Some(hi)) => self
+                    .model
+                    .linear_range(&merged, lo, hi, op == CmpOp::In)
+                    .map_err(|e| self.err(e)),
                 _ => self.intension(&general()),
             },
             (Operand::Set(values), op) => {
                 let shifted: Option<Vec<i64>> = values.iter().map(|&v| shift(v)).collect();
                 match shifted {
-                    Some(vs) => self.model.linear_in(&merged, &vs, op == CmpOp::In).map_err(|e| self.err(e)),
+                    Some(vs) => self
+                        .model
+                        .linear_in(&merged, &vs, op == CmpOp::In)
+                        .map_err(|e| self.err(e)),
                     None => self.intension(&general()),
                 }
             }
@@ -692,24 +765,35 @@ impl Poster<'_> {
     fn element(&mut self, list: &[Ex], index: Option<&Ex>, start: i64, condition: &Condition) -> Result<()> {
         match index {
             None => {
-                let any: Vec<Ex> = list.iter().map(|e| condition_expr(e.clone(), condition)).collect();
+                let any: Vec<Ex> = list
+                    .iter()
+                    .map(|e| condition_expr(e.clone(), condition))
+                    .collect();
                 if any.is_empty() {
                     return self.fail();
                 }
-                self.intension(&call(Op::Or, any.into_iter().chain(std::iter::once(Ex::Int(0))).collect()))
+                self.intension(&call(
+                    Op::Or,
+                    any.into_iter().chain(std::iter::once(Ex::Int(0))).collect(),
+                ))
             }
             Some(Ex::Int(i)) => match usize::try_from(i - start).ok().and_then(|k| list.get(k)) {
                 Some(item) => self.intension(&condition_expr(item.clone(), condition)),
                 None => self.fail(),
             },
-            Some(Ex::Var(index)) if condition.op == CmpOp::Eq && !matches!(condition.operand, Operand::Range(..) | Operand::Set(_)) => {
+            Some(Ex::Var(index))
+                if condition.op == CmpOp::Eq
+                    && !matches!(condition.operand, Operand::Range(..) | Operand::Set(_)) =>
+            {
                 let value = match &condition.operand {
                     Operand::Int(k) => Expr::Const(*k),
                     Operand::Var(v) => Expr::Var(*v),
                     _ => unreachable!("checked above"),
                 };
                 let list: Vec<Expr> = list.iter().map(to_expr).collect();
-                self.model.element(&list, *index, start, value).map_err(|e| self.err(e))
+                self.model
+                    .element(&list, *index, start, value)
+                    .map_err(|e| self.err(e))
             }
             Some(index) => {
                 // or over i: index == start + i and list[i] cond
@@ -755,8 +839,13 @@ impl Poster<'_> {
                         Binary::Fast(r) => self.model.post(x, y, r).map_err(|e| self.err(e))?,
                         Binary::Expr(e) => self.model.intension(&to_expr(&e)).map_err(|err| self.err(err))?,
                         Binary::Pairs(p, supports) => {
-                            let tuples = p.iter().map(|&(a, b)| vec![TableCell::Value(a), TableCell::Value(b)]).collect();
-                            self.model.table(&[x, y], tuples, supports).map_err(|e| self.err(e))?;
+                            let tuples = p
+                                .iter()
+                                .map(|&(a, b)| vec![TableCell::Value(a), TableCell::Value(b)])
+                                .collect();
+                            self.model
+                                .table(&[x, y], tuples, supports)
+                                .map_err(|e| self.err(e))?;
                         }
                     }
                 }
@@ -812,7 +901,11 @@ impl Poster<'_> {
             }
             // The same pairs as a fast built-in relation, if one fits (`x != y` written as
             // conflicts (0,0)(1,1)..., for example).
-            let first = |want: bool| (0..sx * sy).find(|&k| allowed[k] == want).map(|k| (dx[k / sy], dy[k % sy]));
+            let first = |want: bool| {
+                (0..sx * sy)
+                    .find(|&k| allowed[k] == want)
+                    .map(|k| (dx[k / sy], dy[k % sy]))
+            };
             let mut candidates = vec![Relation::Less, Relation::LessEq];
             if let Some((a, b)) = first(false) {
                 if let Some(c) = a.checked_sub(b) {
@@ -835,8 +928,13 @@ impl Poster<'_> {
                 self.model.post(x, y, r).map_err(|e| self.err(e))?;
                 continue;
             }
-            let pairs: Vec<(i32, i32)> = (0..sx * sy).filter(|&k| allowed[k]).map(|k| (dx[k / sy], dy[k % sy])).collect();
-            self.model.post(x, y, Relation::table(pairs)).map_err(|e| self.err(e))?;
+            let pairs: Vec<(i32, i32)> = (0..sx * sy)
+                .filter(|&k| allowed[k])
+                .map(|k| (dx[k / sy], dy[k % sy]))
+                .collect();
+            self.model
+                .post(x, y, Relation::table(pairs))
+                .map_err(|e| self.err(e))?;
         }
         Ok(())
     }

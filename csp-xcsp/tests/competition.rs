@@ -16,7 +16,10 @@ fn answers(dir: &Path) -> Vec<(String, String)> {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
             let mut parts = l.split('\t');
-            (parts.next().unwrap().to_string(), parts.next().unwrap().to_string())
+            (
+                parts.next().unwrap().to_string(),
+                parts.next().unwrap().to_string(),
+            )
         })
         .collect()
 }
@@ -27,12 +30,20 @@ fn count(path: &Path, seconds: u64, first_only: bool) -> Option<u64> {
     let instance = Instance::from_path(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut config =
         SearchConfig::with_strategy(Strategy::new(VarOrder::DomWdeg, ValueOrder::Asc, Inference::Mac));
-    config.limits = Limits { time: Some(Duration::from_secs(seconds)), ..Limits::default() };
+    config.limits = Limits {
+        time: Some(Duration::from_secs(seconds)),
+        ..Limits::default()
+    };
     let mut solver = Solver::new(&instance.model, config).unwrap();
     let mut n = 0;
     let limit = solver.for_each_solution(|s| {
         if let Err(c) = instance.check(s) {
-            panic!("{}: a solution violates {:?} at {}", path.display(), c.constraint, c.position);
+            panic!(
+                "{}: a solution violates {:?} at {}",
+                path.display(),
+                c.constraint,
+                c.position
+            );
         }
         n += 1;
         !first_only
@@ -46,7 +57,9 @@ fn judge(dir: &Path, seconds: u64) -> Vec<String> {
         let path = dir.join(&file);
         let first_only = answer == "sat";
         match (count(&path, seconds, first_only), answer.as_str()) {
-            (None, _) => failures.push(format!("{file}: not answered within {seconds} s (answer {answer})")),
+            (None, _) => failures.push(format!(
+                "{file}: not answered within {seconds} s (answer {answer})"
+            )),
             (Some(_), "unknown") => {}
             (Some(n), "sat") if n > 0 => {}
             (Some(0), "unsat") => {}
@@ -70,7 +83,10 @@ fn shared_data() -> Option<PathBuf> {
         std::env::var_os("CSP_XCSP_DATA").map(PathBuf::from),
         Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/xcsp")),
     ];
-    candidates.into_iter().flatten().find(|p| p.join("competition/answers.tsv").is_file())
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|p| p.join("competition/answers.tsv").is_file())
 }
 
 #[test]

@@ -13,10 +13,18 @@ fn data() -> PathBuf {
 
 /// A solution as the `.sols` files write it: `name=value` pairs sorted by name.
 fn line(instance: &Instance, values: &[i32]) -> String {
-    let mut pairs: Vec<(String, i32)> =
-        instance.model.vars().take(instance.declared).map(|v| (instance.model.name(v).to_string(), values[v.index()])).collect();
+    let mut pairs: Vec<(String, i32)> = instance
+        .model
+        .vars()
+        .take(instance.declared)
+        .map(|v| (instance.model.name(v).to_string(), values[v.index()]))
+        .collect();
     pairs.sort();
-    pairs.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(" ")
+    pairs
+        .iter()
+        .map(|(n, v)| format!("{n}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn brute_force(instance: &Instance) -> BTreeSet<String> {
@@ -46,13 +54,23 @@ fn brute_force(instance: &Instance) -> BTreeSet<String> {
 
 fn cases() -> Vec<(String, Instance, BTreeSet<String>)> {
     let mut out = Vec::new();
-    let mut paths: Vec<_> = std::fs::read_dir(data()).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut paths: Vec<_> = std::fs::read_dir(data())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     paths.sort();
-    for path in paths.into_iter().filter(|p| p.extension().is_some_and(|e| e == "xml")) {
+    for path in paths
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "xml"))
+    {
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
         let instance = Instance::from_path(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
         let sols = std::fs::read_to_string(data().join("expected").join(format!("{name}.sols"))).unwrap();
-        let expected: BTreeSet<String> = sols.lines().filter(|l| !l.trim().is_empty()).map(str::to_string).collect();
+        let expected: BTreeSet<String> = sols
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(str::to_string)
+            .collect();
         out.push((name, instance, expected));
     }
     assert!(out.len() >= 9);
@@ -69,12 +87,20 @@ fn conformance_by_brute_force() {
 #[test]
 fn conformance_by_search() {
     for (name, instance, expected) in cases() {
-        for s in ["static/asc/none", "mrv/asc/fc", "dom-wdeg/asc/mac", "mrv-degree/lcv/mac"] {
+        for s in [
+            "static/asc/none",
+            "mrv/asc/fc",
+            "dom-wdeg/asc/mac",
+            "mrv-degree/lcv/mac",
+        ] {
             let strategy: Strategy = s.parse().unwrap();
             let mut solver = Solver::new(&instance.model, SearchConfig::with_strategy(strategy)).unwrap();
             let mut found = BTreeSet::new();
             for values in solver.solutions() {
-                assert!(instance.check(&values).is_ok(), "{name} under {s}: a wrong solution");
+                assert!(
+                    instance.check(&values).is_ok(),
+                    "{name} under {s}: a wrong solution"
+                );
                 found.insert(line(&instance, &values));
             }
             assert_eq!(found, expected, "{name} under {s}");

@@ -6,10 +6,14 @@ use csp_core::{Outcome, SearchConfig, Solver};
 use csp_xcsp::dimacs;
 
 fn solve(name: &str, colours: u32) -> Outcome {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dimacs").join(format!("{name}.col"));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/dimacs")
+        .join(format!("{name}.col"));
     let model = dimacs::read(&path, colours).unwrap();
     let strategy = "dom-wdeg/asc/mac".parse().unwrap();
-    let outcome = Solver::new(&model, SearchConfig::with_strategy(strategy)).unwrap().solve();
+    let outcome = Solver::new(&model, SearchConfig::with_strategy(strategy))
+        .unwrap()
+        .solve();
     if let Outcome::Solved(values) = &outcome {
         assert!(model.is_solution(values));
         let graph = dimacs::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
@@ -24,7 +28,10 @@ fn solve(name: &str, colours: u32) -> Outcome {
 #[test]
 fn mycielski_graphs_at_their_chromatic_number() {
     for (name, chi) in [("myciel3", 4), ("myciel4", 5), ("myciel5", 6)] {
-        assert!(matches!(solve(name, chi), Outcome::Solved(_)), "{name} with {chi} colours");
+        assert!(
+            matches!(solve(name, chi), Outcome::Solved(_)),
+            "{name} with {chi} colours"
+        );
     }
 }
 
@@ -36,8 +43,14 @@ fn one_colour_fewer_is_impossible() {
 
 #[test]
 fn the_files_are_the_mycielski_construction() {
-    for (name, k, n, m) in [("myciel3", 4, 11, 20), ("myciel4", 5, 23, 71), ("myciel5", 6, 47, 236)] {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dimacs").join(format!("{name}.col"));
+    for (name, k, n, m) in [
+        ("myciel3", 4, 11, 20),
+        ("myciel4", 5, 23, 71),
+        ("myciel5", 6, 47, 236),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/dimacs")
+            .join(format!("{name}.col"));
         let graph = dimacs::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
         assert_eq!((graph.vertices, graph.edges.len()), (n, m));
         assert_eq!(graph, dimacs::Graph::mycielski(k));

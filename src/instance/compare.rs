@@ -65,7 +65,10 @@ fn strategies(args: &CompareArgs) -> Result<Vec<Strategy>, CliError> {
         if s == "textbook" {
             out.extend(Strategy::textbook());
         } else {
-            out.push(s.parse().map_err(|e: csp_core::ParseNameError| usage(e.to_string()))?);
+            out.push(
+                s.parse()
+                    .map_err(|e: csp_core::ParseNameError| usage(e.to_string()))?,
+            );
         }
     }
     if out.is_empty() {
@@ -86,7 +89,10 @@ struct Run {
 
 fn run_one(loaded: &Loaded, config: &SearchConfig, count: bool) -> Run {
     let Ok(mut solver) = Solver::new(loaded.model(), config.clone()) else {
-        return Run { kind: 2, stats: Stats::default() };
+        return Run {
+            kind: 2,
+            stats: Stats::default(),
+        };
     };
     let kind = if count {
         let c = solver.count();
@@ -102,7 +108,10 @@ fn run_one(loaded: &Loaded, config: &SearchConfig, count: bool) -> Run {
             Outcome::Limit(_) => 2,
         }
     };
-    Run { kind, stats: solver.stats().clone() }
+    Run {
+        kind,
+        stats: solver.stats().clone(),
+    }
 }
 
 fn summarise(strategy: &Strategy, runs: &[Run]) -> Summary {
@@ -152,15 +161,24 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         return Err(CliError::Failed("no readable instance".into()));
     }
     let svg = match &args.svg {
-        Some(path) => Some((path, std::fs::File::create(path).map_err(|source| svg_error(path, source))?)),
+        Some(path) => Some((
+            path,
+            std::fs::File::create(path).map_err(|source| svg_error(path, source))?,
+        )),
         None => None,
     };
     // Every (strategy, instance) pair, run on the workers.
-    let jobs: Vec<(usize, usize)> = (0..field.len()).flat_map(|s| (0..loaded.len()).map(move |i| (s, i))).collect();
+    let jobs: Vec<(usize, usize)> = (0..field.len())
+        .flat_map(|s| (0..loaded.len()).map(move |i| (s, i)))
+        .collect();
     let keys: Vec<PathBuf> = jobs.iter().map(|_| PathBuf::new()).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let runs: Vec<std::sync::Mutex<Option<Run>>> = jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    let workers = if args.jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { args.jobs };
+    let workers = if args.jobs == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        args.jobs
+    };
     std::thread::scope(|s| {
         for _ in 0..workers.min(jobs.len()).max(1) {
             s.spawn(|| {
@@ -173,7 +191,11 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
                     let config = SearchConfig {
                         strategy: field[si],
                         restarts,
-                        limits: Limits { nodes: Some(args.node_limit), time: Some(args.timeout), ..Limits::default() },
+                        limits: Limits {
+                            nodes: Some(args.node_limit),
+                            time: Some(args.timeout),
+                            ..Limits::default()
+                        },
                         ..SearchConfig::default()
                     };
                     let r = run_one(&loaded[ii], &config, args.count);
@@ -183,24 +205,41 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         }
     });
     drop(keys);
-    let runs: Vec<Run> = runs.into_iter().map(|m| m.into_inner().expect("no panic").expect("ran")).collect();
-    let summaries: Vec<Summary> =
-        field.iter().enumerate().map(|(si, s)| summarise(s, &runs[si * loaded.len()..(si + 1) * loaded.len()])).collect();
+    let runs: Vec<Run> = runs
+        .into_iter()
+        .map(|m| m.into_inner().expect("no panic").expect("ran"))
+        .collect();
+    let summaries: Vec<Summary> = field
+        .iter()
+        .enumerate()
+        .map(|(si, s)| summarise(s, &runs[si * loaded.len()..(si + 1) * loaded.len()]))
+        .collect();
     let mut out = std::io::stdout().lock();
     let written = match args.format {
         CompareFormat::Table => write_table(&mut out, &summaries),
         CompareFormat::Csv => write_csv(&mut out, &summaries),
-        CompareFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&summaries).expect("plain data")),
+        CompareFormat::Json => writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&summaries).expect("plain data")
+        ),
     };
-    written.map_err(|source| CliError::Io { context: "cannot write the results".into(), source })?;
+    written.map_err(|source| CliError::Io {
+        context: "cannot write the results".into(),
+        source,
+    })?;
     if let Some((path, mut file)) = svg {
-        file.write_all(crate::chart::nodes_chart(&summaries).as_bytes()).map_err(|source| svg_error(path, source))?;
+        file.write_all(crate::chart::nodes_chart(&summaries).as_bytes())
+            .map_err(|source| svg_error(path, source))?;
     }
     Ok(EXIT_OK)
 }
 
 fn svg_error(path: &std::path::Path, source: std::io::Error) -> CliError {
-    CliError::Io { context: format!("cannot write {}", path.display()), source }
+    CliError::Io {
+        context: format!("cannot write {}", path.display()),
+        source,
+    }
 }
 
 fn write_table(out: &mut impl Write, rows: &[Summary]) -> std::io::Result<()> {

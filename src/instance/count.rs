@@ -30,7 +30,12 @@ pub struct CountArgs {
 }
 
 enum Answer {
-    Done { solutions: u64, first: Option<Vec<i32>>, limit: Option<LimitKind>, stats: Stats },
+    Done {
+        solutions: u64,
+        first: Option<Vec<i32>>,
+        limit: Option<LimitKind>,
+        stats: Stats,
+    },
     Error(String),
 }
 
@@ -69,7 +74,12 @@ pub fn run(args: CountArgs) -> Result<u8, CliError> {
         };
         let answer = match bad {
             Some(e) => Answer::Error(e),
-            None => Answer::Done { solutions, first, limit, stats: solver.stats().clone() },
+            None => Answer::Done {
+                solutions,
+                first,
+                limit,
+                stats: solver.stats().clone(),
+            },
         };
         (Some(loaded), answer)
     });
@@ -79,7 +89,10 @@ pub fn run(args: CountArgs) -> Result<u8, CliError> {
     for (path, (loaded, answer)) in args.files.iter().zip(&results) {
         let status = match answer {
             Answer::Error(_) => "error",
-            Answer::Done { limit: Some(LimitKind::Solutions), .. } => "capped",
+            Answer::Done {
+                limit: Some(LimitKind::Solutions),
+                ..
+            } => "capped",
             Answer::Done { limit: Some(_), .. } => "limit",
             Answer::Done { solutions: 0, .. } => "unsatisfiable",
             Answer::Done { .. } => "solved",
@@ -89,13 +102,29 @@ pub fn run(args: CountArgs) -> Result<u8, CliError> {
         }
         let written = match args.format {
             Format::Line => {
-                let prefix = if several { format!("{}: ", path.display()) } else { String::new() };
+                let prefix = if several {
+                    format!("{}: ", path.display())
+                } else {
+                    String::new()
+                };
                 match answer {
-                    Answer::Done { solutions, limit: None, .. } => writeln!(out, "{prefix}{solutions}"),
-                    Answer::Done { solutions, limit: Some(LimitKind::Solutions), .. } => {
+                    Answer::Done {
+                        solutions,
+                        limit: None,
+                        ..
+                    } => writeln!(out, "{prefix}{solutions}"),
+                    Answer::Done {
+                        solutions,
+                        limit: Some(LimitKind::Solutions),
+                        ..
+                    } => {
                         writeln!(out, "{prefix}{solutions} (capped)")
                     }
-                    Answer::Done { solutions, limit: Some(k), .. } => writeln!(out, "{prefix}{solutions}+ ({k})"),
+                    Answer::Done {
+                        solutions,
+                        limit: Some(k),
+                        ..
+                    } => writeln!(out, "{prefix}{solutions}+ ({k})"),
                     Answer::Error(_) => writeln!(out, "{prefix}# error"),
                 }
             }
@@ -104,7 +133,15 @@ pub fn run(args: CountArgs) -> Result<u8, CliError> {
                     let _ = writeln!(out, "c {}", path.display());
                 }
                 match (answer, loaded) {
-                    (Answer::Done { solutions, first, limit, .. }, Some(l)) => {
+                    (
+                        Answer::Done {
+                            solutions,
+                            first,
+                            limit,
+                            ..
+                        },
+                        Some(l),
+                    ) => {
                         let s_line = match (first.is_some(), limit) {
                             (true, _) => "s SATISFIABLE",
                             (false, None) => "s UNSATISFIABLE",
@@ -114,7 +151,11 @@ pub fn run(args: CountArgs) -> Result<u8, CliError> {
                         if let Some(s) = first {
                             let _ = writeln!(out, "{}", l.xcsp(s));
                         }
-                        writeln!(out, "d FOUND SOLUTIONS {solutions}{}", if limit.is_some() { " (not all)" } else { "" })
+                        writeln!(
+                            out,
+                            "d FOUND SOLUTIONS {solutions}{}",
+                            if limit.is_some() { " (not all)" } else { "" }
+                        )
                     }
                     _ => writeln!(out, "s UNKNOWN"),
                 }
@@ -123,10 +164,21 @@ pub fn run(args: CountArgs) -> Result<u8, CliError> {
                 let mut m = object(path);
                 m.insert("status".into(), Value::from(status));
                 match (answer, loaded) {
-                    (Answer::Done { solutions, first, limit, stats }, Some(l)) => {
+                    (
+                        Answer::Done {
+                            solutions,
+                            first,
+                            limit,
+                            stats,
+                        },
+                        Some(l),
+                    ) => {
                         m.insert("solutions".into(), Value::from(*solutions));
                         m.insert("complete".into(), Value::from(limit.is_none()));
-                        m.insert("solution".into(), first.as_ref().map_or(Value::Null, |s| l.json(s)));
+                        m.insert(
+                            "solution".into(),
+                            first.as_ref().map_or(Value::Null, |s| l.json(s)),
+                        );
                         if let Some(k) = limit {
                             m.insert("limit".into(), Value::from(k.to_string()));
                         }
@@ -140,7 +192,10 @@ pub fn run(args: CountArgs) -> Result<u8, CliError> {
                 writeln!(out, "{}", super::json_line(&m))
             }
         };
-        written.map_err(|source| CliError::Io { context: "cannot write the results".into(), source })?;
+        written.map_err(|source| CliError::Io {
+            context: "cannot write the results".into(),
+            source,
+        })?;
         if let (true, Answer::Done { stats, .. }) = (args.search.stats, answer) {
             note!("{}: {}", path.display(), stats_line(stats));
         }
@@ -148,6 +203,9 @@ pub fn run(args: CountArgs) -> Result<u8, CliError> {
             note!("error: {e}");
         }
     }
-    out.flush().map_err(|source| CliError::Io { context: "cannot write the results".into(), source })?;
+    out.flush().map_err(|source| CliError::Io {
+        context: "cannot write the results".into(),
+        source,
+    })?;
     Ok(code)
 }

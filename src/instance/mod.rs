@@ -104,7 +104,10 @@ impl Loaded {
     pub fn check(&self, values: &[i32]) -> Result<(), String> {
         match self {
             Loaded::Xcsp(instance) => instance.check(values).map_err(|c| {
-                format!("internal error: a solution violates the constraint at {} ({:?})", c.position, c.constraint)
+                format!(
+                    "internal error: a solution violates the constraint at {} ({:?})",
+                    c.position, c.constraint
+                )
             }),
             Loaded::Model(model) => match model.violation(values) {
                 None => Ok(()),
@@ -159,7 +162,10 @@ impl Loaded {
 
 /// Whether the file is DIMACS graph colouring (by its name: `.col`, possibly compressed).
 pub fn is_dimacs(path: &Path) -> bool {
-    let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
     let name = name.trim_end_matches(".xz").trim_end_matches(".lzma");
     name.ends_with(".col")
 }
@@ -224,13 +230,18 @@ pub fn stats_line(stats: &Stats) -> String {
 
 /// Runs `work` on every file with `jobs` workers; results in input order.
 pub fn run_files<R: Send>(files: &[PathBuf], jobs: usize, work: impl Fn(&Path) -> R + Sync) -> Vec<R> {
-    let jobs = if jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { jobs };
+    let jobs = if jobs == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        jobs
+    };
     let jobs = jobs.min(files.len()).max(1);
     if jobs == 1 {
         return files.iter().map(|f| work(f)).collect();
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<R>>> = files.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let results: Vec<std::sync::Mutex<Option<R>>> =
+        files.iter().map(|_| std::sync::Mutex::new(None)).collect();
     std::thread::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|| {
@@ -245,7 +256,10 @@ pub fn run_files<R: Send>(files: &[PathBuf], jobs: usize, work: impl Fn(&Path) -
             });
         }
     });
-    results.into_iter().map(|m| m.into_inner().expect("no panic").expect("every file ran")).collect()
+    results
+        .into_iter()
+        .map(|m| m.into_inner().expect("no panic").expect("every file ran"))
+        .collect()
 }
 
 /// A JSON object with the file name first.

@@ -32,7 +32,11 @@ pub struct SolveArgs {
 /// What happened to one instance.
 enum Answer {
     /// Solutions found (all of them when `complete`), or none and `complete`: unsatisfiable.
-    Done { solutions: Vec<Vec<i32>>, limit: Option<LimitKind>, stats: Stats },
+    Done {
+        solutions: Vec<Vec<i32>>,
+        limit: Option<LimitKind>,
+        stats: Stats,
+    },
     /// The instance could not be read, or a solution failed the check.
     Error(String),
 }
@@ -55,7 +59,15 @@ pub fn run(args: SolveArgs) -> Result<u8, CliError> {
     let mut code = EXIT_OK;
     let several = args.files.len() > 1;
     for (path, (loaded, answer)) in args.files.iter().zip(&results) {
-        if !write_answer(&mut out, args.format, path, loaded.as_ref().ok(), answer, several, all) {
+        if !write_answer(
+            &mut out,
+            args.format,
+            path,
+            loaded.as_ref().ok(),
+            answer,
+            several,
+            all,
+        ) {
             code = EXIT_UNSOLVED;
         }
         if let (true, Answer::Done { stats, .. }) = (args.search.stats, answer) {
@@ -65,7 +77,10 @@ pub fn run(args: SolveArgs) -> Result<u8, CliError> {
             note!("error: {e}");
         }
     }
-    out.flush().map_err(|source| CliError::Io { context: "cannot write the results".into(), source })?;
+    out.flush().map_err(|source| CliError::Io {
+        context: "cannot write the results".into(),
+        source,
+    })?;
     Ok(code)
 }
 
@@ -87,7 +102,11 @@ fn solve_one(loaded: &Loaded, config: &SearchConfig, all: bool) -> Answer {
     if let Some(e) = bad {
         return Answer::Error(e);
     }
-    Answer::Done { solutions, limit, stats: solver.stats().clone() }
+    Answer::Done {
+        solutions,
+        limit,
+        stats: solver.stats().clone(),
+    }
 }
 
 /// Writes one instance's answer; whether it was answered (exit 0).
@@ -143,7 +162,15 @@ fn write_answer(
                 let _ = writeln!(out, "c {}", path.display());
             }
             match (answer, loaded) {
-                (Answer::Done { solutions, limit, stats, .. }, Some(l)) => {
+                (
+                    Answer::Done {
+                        solutions,
+                        limit,
+                        stats,
+                        ..
+                    },
+                    Some(l),
+                ) => {
                     let s_line = match (solutions.is_empty(), limit) {
                         (false, _) => "s SATISFIABLE",
                         (true, None) => "s UNSATISFIABLE",
@@ -154,9 +181,20 @@ fn write_answer(
                         let _ = writeln!(out, "{}", l.xcsp(s));
                     }
                     if all {
-                        let _ = writeln!(out, "c solutions {}{}", solutions.len(), if limit.is_some() { " (not all)" } else { "" });
+                        let _ = writeln!(
+                            out,
+                            "c solutions {}{}",
+                            solutions.len(),
+                            if limit.is_some() { " (not all)" } else { "" }
+                        );
                     }
-                    writeln!(out, "c nodes {} backtracks {} time {:.3}", stats.nodes, stats.backtracks, stats.elapsed.as_secs_f64())
+                    writeln!(
+                        out,
+                        "c nodes {} backtracks {} time {:.3}",
+                        stats.nodes,
+                        stats.backtracks,
+                        stats.elapsed.as_secs_f64()
+                    )
                 }
                 (Answer::Error(e), _) => writeln!(out, "s UNKNOWN\nc error: {}", e.replace('\n', " ")),
                 _ => writeln!(out, "s UNKNOWN"),
@@ -166,12 +204,26 @@ fn write_answer(
             let mut m = object(path);
             m.insert("status".into(), Value::from(status));
             match (answer, loaded) {
-                (Answer::Done { solutions, limit, stats, .. }, Some(l)) => {
+                (
+                    Answer::Done {
+                        solutions,
+                        limit,
+                        stats,
+                        ..
+                    },
+                    Some(l),
+                ) => {
                     if all {
-                        m.insert("solutions".into(), Value::Array(solutions.iter().map(|s| l.json(s)).collect()));
+                        m.insert(
+                            "solutions".into(),
+                            Value::Array(solutions.iter().map(|s| l.json(s)).collect()),
+                        );
                         m.insert("count".into(), Value::from(solutions.len()));
                     } else {
-                        m.insert("solution".into(), solutions.first().map_or(Value::Null, |s| l.json(s)));
+                        m.insert(
+                            "solution".into(),
+                            solutions.first().map_or(Value::Null, |s| l.json(s)),
+                        );
                     }
                     if let Some(k) = limit {
                         m.insert("limit".into(), Value::from(k.to_string()));
