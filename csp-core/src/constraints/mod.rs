@@ -1,5 +1,6 @@
 //! N-ary constraint families for models read from files (XCSP3): tables, linear sums,
-//! element and general expressions, each with its own propagator. They are posted through
+//! element and general expressions (with separable sums and checkers), each with its own
+//! propagator. They are posted through
 //! [`crate::Model::table`], [`crate::Model::linear`], [`crate::Model::element`] and
 //! [`crate::Model::intension`].
 //!

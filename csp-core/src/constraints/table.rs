@@ -9,6 +9,10 @@
 //! its present values, or from its removed ones when those are fewer. Each value remembers
 //! the word where it last found a support (a residue: a hint, right or wrong, never state).
 //!
+//! A position with many distinct values (more than 128) keeps, per value, the list of its
+//! tuples instead of a bitset: bitsets there would take `values * tuples / 64` words, more
+//! than the tuples themselves.
+//!
 //! Tables of conflicts (forbidden tuples, without `*`) count instead: a value is supported
 //! as long as fewer valid conflicts hold it than there are combinations of the other
 //! variables' values.
