@@ -785,6 +785,24 @@ fn bad_input_is_an_error() {
         m.intension(&Expr::call(Eq, vec![Expr::Var(foreign), Expr::Var(y)])),
         Err(ModelError::UnknownVariable { .. })
     ));
+    assert!(matches!(
+        Tuples::new(0, vec![]),
+        Err(ModelError::InvalidConstraint { .. })
+    ));
+    assert!(matches!(
+        Tuples::new(2, vec![vec![TableCell::Value(1)]]),
+        Err(ModelError::LengthMismatch { .. })
+    ));
+    let pairs = Tuples::new(2, vec![vec![TableCell::Value(1), TableCell::Any]]).unwrap();
+    assert_eq!((pairs.arity(), pairs.len()), (2, 1));
+    assert!(matches!(
+        m.table_shared(&[x], &pairs, true),
+        Err(ModelError::LengthMismatch { .. })
+    ));
+    assert!(matches!(
+        m.table_shared(&[x, foreign], &pairs, true),
+        Err(ModelError::UnknownVariable { .. })
+    ));
     // Nothing was posted: every assignment is still a solution.
     assert_eq!(
         Solver::new(&m, SearchConfig::default())
