@@ -344,6 +344,9 @@ pub(crate) struct Table {
     data: Arc<TableData>,
     /// Per row of `data`, the word where its value last found a valid tuple.
     residues: Vec<AtomicU32>,
+    /// Per position, whether the variable's domain holds only values of the tuples there
+    /// (the model restricted it at posting): then its size counts its present values.
+    within: Vec<bool>,
 }
 
 /// Scratch space of the propagation, one per thread (propagators are shared).
@@ -376,8 +379,15 @@ impl Table {
             vars,
             negative,
             residues: (0..data.num_rows()).map(|_| AtomicU32::new(0)).collect(),
+            within: vec![false; data.arity],
             data,
         }
+    }
+
+    /// Declares that the domain of the variable at position `p` holds only values of the
+    /// tuples there (as [`Table::held_values`] lists them), in every model this table is in.
+    pub(crate) fn declare_within(&mut self, p: usize) {
+        self.within[p] = true;
     }
 
     /// For supports: the values the tuples hold at position `p`, increasing; `None` when any
@@ -402,7 +412,11 @@ impl Table {
         s.mask.resize(w, 0);
         for (p, &var) in self.vars.iter().enumerate() {
             let values = &self.data.values[p];
-            let present = values.iter().filter(|&&a| ctx.contains(var, a)).count();
+            let present = if self.within[p] {
+                ctx.size(var) as usize
+            } else {
+                values.iter().filter(|&&a| ctx.contains(var, a)).count()
+            };
             if present == values.len() {
                 // Every tuple holds a present value or `*` here.
                 continue;

@@ -99,8 +99,8 @@ impl Model {
         let distinct = vars.iter().enumerate().all(|(i, v)| !vars[..i].contains(v));
         let short_conflicts = !supports && tuples.data.has_star();
         if distinct && vars.len() > 2 && !short_conflicts {
-            let table = Table::shared(vars.to_vec(), tuples.data.clone(), !supports);
-            self.restrict_to_table(&table)?;
+            let mut table = Table::shared(vars.to_vec(), tuples.data.clone(), !supports);
+            self.restrict_to_table(&mut table)?;
             self.add_propagator(table);
             return Ok(());
         }
@@ -440,8 +440,8 @@ impl Model {
             ));
             return Ok(());
         }
-        let table = Table::new(scope, rows, negative);
-        self.restrict_to_table(&table)?;
+        let mut table = Table::new(scope, rows, negative);
+        self.restrict_to_table(&mut table)?;
         self.add_propagator(table);
         Ok(())
     }
@@ -449,13 +449,15 @@ impl Model {
     /// Supports: keeps, at posting, only the values some tuple holds (or all, where a tuple
     /// has `*`). Forward checking never runs a constraint before one of its variables is
     /// assigned; this way it never tries a value that no tuple has.
-    fn restrict_to_table(&mut self, table: &Table) -> Result<(), ModelError> {
-        for (p, &var) in table.variables().iter().enumerate() {
+    fn restrict_to_table(&mut self, table: &mut Table) -> Result<(), ModelError> {
+        for p in 0..table.variables().len() {
+            let var = table.variables()[p];
             if let Some(held) = table.held_values(p) {
                 if self.domain(var).values().any(|a| held.binary_search(&a).is_err()) {
                     let held = held.to_vec();
                     self.restrict(var, |a| held.binary_search(&a).is_ok())?;
                 }
+                table.declare_within(p);
             }
         }
         Ok(())
