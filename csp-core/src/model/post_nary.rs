@@ -17,8 +17,9 @@ use crate::relation::Relation;
 
 /// The most words of bitsets a table built by the engine itself may take (512 KiB).
 const MAX_TABLE_WORDS: u128 = 1 << 16;
-/// The most value pairs a binary table is expanded to for the binary network.
-const MAX_PAIRS: u128 = 1 << 20;
+/// The most value pairs a binary table with `*` or of conflicts is expanded to for the
+/// binary network (each pair is looked up in the table: some milliseconds).
+const MAX_PAIRS: u128 = 1 << 18;
 
 impl Model {
     /// Posts a table (extension) constraint: the values of `vars` must form one of `tuples`
@@ -394,6 +395,11 @@ impl Model {
             return self.restrict(x, |a| (any || listed.contains(&a)) != negative);
         }
         if let [x, y] = scope[..] {
+            if !negative && !has_star && self.binary_table_fits(x, y) {
+                // The pairs as they are (the rows hold domain values only).
+                let pairs = rows.iter().filter_map(|r| Some((r[0]?, r[1]?)));
+                return self.post(x, y, Relation::table(pairs));
+            }
             if self.combinations(&scope) <= MAX_PAIRS && self.binary_table_fits(x, y) {
                 let mut exact: HashSet<(i32, i32)> = HashSet::new();
                 let (mut any_x, mut any_y, mut any) = (HashSet::new(), HashSet::new(), false);
