@@ -97,10 +97,7 @@ impl Element {
             for i in ctx.values(index) {
                 match self.entry(i) {
                     Some(Operand::Const(c)) => set(c),
-                    Some(Operand::Var(p)) if p == q => {
-                        // The value is its own entry: anything it holds.
-                        ctx.values(v).for_each(|a| set(i64::from(a)));
-                    }
+                    // (Where the entry is the value itself, that keeps all it holds.)
                     Some(Operand::Var(p)) => ctx.values(self.vars[p]).for_each(|a| set(i64::from(a))),
                     None => {}
                 }
