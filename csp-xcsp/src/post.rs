@@ -13,7 +13,9 @@
 
 use std::collections::HashMap;
 
-use csp_core::{Cmp, Expr, ExprOp, Model, ModelError, Relation, Strength, TableCell, VarId};
+use std::sync::Arc;
+
+use csp_core::{Cmp, Expr, ExprOp, Model, ModelError, Relation, Strength, TableCell, Tuples, VarId};
 
 use crate::error::{Error, Position, Result};
 use crate::ir::{Cell, CmpOp, Condition, Constraint, Ex, Located, Op, Operand};
@@ -60,6 +62,8 @@ struct Poster<'m> {
     position: Position,
     /// Auxiliary variables standing for unary functions (`ge(x,3)`), by function.
     aux: HashMap<Ex, VarId>,
+    /// The tuples handed to csp-core, per table as read (kept alive so the key stays unique).
+    shared: HashMap<usize, (Arc<crate::ir::Table>, Tuples)>,
 }
 
 /// The most values a unary function's auxiliary variable may take.
@@ -221,6 +225,7 @@ pub(crate) fn post_all(model: &mut Model, constraints: &[Located], options: Post
         pair_order: Vec::new(),
         position: Position::default(),
         aux: HashMap::new(),
+        shared: HashMap::new(),
     };
     for c in constraints {
         p.position = c.position;
@@ -323,26 +328,27 @@ impl Poster<'_> {
                         return Ok(());
                     }
                 }
-                // Tuples with a value outside its variable's domain can never match: dropped.
-                let doms: Vec<&csp_core::Domain> = scope.iter().map(|&v| self.model.domain(v)).collect();
-                let tuples: Vec<Vec<TableCell>> = table
-                    .tuples()
-                    .filter(|t| {
-                        t.iter().zip(&doms).all(|(c, d)| {
-                            matches!(c, Cell::Any) || matches!(c, Cell::Value(a) if d.contains(*a))
+                // One set of tuples per table as read (a group shares it), posted on each
+                // scope: csp-core builds the bitsets once.
+                let key = Arc::as_ptr(table) as usize;
+                if !self.shared.contains_key(&key) {
+                    let tuples: Vec<Vec<TableCell>> = table
+                        .tuples()
+                        .map(|t| {
+                            t.iter()
+                                .map(|c| match c {
+                                    Cell::Value(a) => TableCell::Value(*a),
+                                    Cell::Any => TableCell::Any,
+                                })
+                                .collect()
                         })
-                    })
-                    .map(|t| {
-                        t.iter()
-                            .map(|c| match c {
-                                Cell::Value(a) => TableCell::Value(*a),
-                                Cell::Any => TableCell::Any,
-                            })
-                            .collect()
-                    })
-                    .collect();
+                        .collect();
+                    let shared = Tuples::new(table.arity, tuples).map_err(|e| self.err(e))?;
+                    self.shared.insert(key, (table.clone(), shared));
+                }
+                let tuples = &self.shared[&key].1;
                 self.model
-                    .table(scope, tuples, *supports)
+                    .table_shared(scope, tuples, *supports)
                     .map_err(|e| self.err(e))
             }
             Constraint::AllDifferent { items, except } => self.all_different(items, except),
