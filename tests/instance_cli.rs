@@ -291,3 +291,28 @@ fn compare_table_csv_json_svg() {
     assert_eq!(v.as_array().unwrap().len(), 18);
     assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
 }
+
+#[test]
+fn sigterm_stops_the_count_and_reports_it() {
+    let path = temp_file(
+        "many.xml",
+        "<instance format=\"XCSP3\" type=\"CSP\"><variables><array id=\"x\" size=\"[12]\"> 0..11 </array></variables>\n<constraints><allDifferent> x[] </allDifferent></constraints></instance>",
+    );
+    let child = Command::new(env!("CARGO_BIN_EXE_csp"))
+        .args(["count", path.to_str().unwrap(), "--format", "json"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["status"], "limit");
+    assert_eq!(v["limit"], "cancelled");
+    assert!(v["solutions"].as_u64().unwrap() > 0 && v["solution"].is_object());
+}
