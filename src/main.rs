@@ -12,7 +12,9 @@
 #[macro_use]
 mod error;
 mod args;
+mod chart;
 mod input;
+mod instance;
 mod interrupt;
 mod queens;
 mod run;
@@ -36,6 +38,13 @@ enum Command {
     Queens(queens::QueensArgs),
     /// Sudoku of any order: solve, count, compare strategies, generate, rate.
     Sudoku(sudoku::SudokuArgs),
+    /// Solve instances read from files: XCSP3 (.xml, .xml.xz, .xml.lzma) or DIMACS graph
+    /// colouring (.col with --colors K).
+    Solve(instance::solve::SolveArgs),
+    /// Count the solutions of instances read from files (XCSP3 or DIMACS .col).
+    Count(instance::count::CountArgs),
+    /// Compare search strategies over instances read from files: nodes, backtracks, time.
+    Compare(instance::compare::CompareArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +56,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Queens(args) => queens::run(args),
         Command::Sudoku(args) => sudoku::run(args),
+        Command::Solve(args) => instance::solve::run(args),
+        Command::Count(args) => instance::count::run(args),
+        Command::Compare(args) => instance::compare::run(args),
     };
     let code = match result {
         Ok(code) => code,

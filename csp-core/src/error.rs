@@ -58,6 +58,15 @@ pub enum ModelError {
         /// How many were given.
         found: usize,
     },
+    /// An n-ary constraint that cannot be posted as given: an empty scope, an operator with
+    /// the wrong number of arguments, an argument of the wrong kind, and the like.
+    #[error("{constraint}: {reason}")]
+    InvalidConstraint {
+        /// Which constraint (for example "table" or "intension").
+        constraint: &'static str,
+        /// What is wrong with it, for a person.
+        reason: String,
+    },
 }
 
 /// A name that does not denote a strategy component (for parsing `--var` and friends).

@@ -68,7 +68,9 @@ pub use config::{
     Branching, ConfigError, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder,
     VarOrder, luby,
 };
-pub use constraints::{AllDifferent, PermutationOverlap, PermutationOverlaps, Strength};
+pub use constraints::expression::{Expr, ExprOp};
+pub use constraints::table::Tuples;
+pub use constraints::{AllDifferent, Cmp, PermutationOverlap, PermutationOverlaps, Strength, TableCell};
 pub use domain::Domain;
 pub use error::{ModelError, ParseNameError};
 pub use local::{Annealing, AnnealingModel, AnnealingRun, AnnealingStats, anneal};

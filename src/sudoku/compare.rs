@@ -9,8 +9,8 @@ use clap::{Args, ValueEnum};
 use csp_core::{Branching, Limits, SearchConfig, Strategy};
 use csp_sudoku::{Contender, ModelKind, PerOrder, SolveReport, Summary, default_contenders, summarise};
 
-use super::chart;
 use crate::args::parse_seconds;
+use crate::chart;
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED, usage, written};
 use crate::input::{self, Input, InputArgs, NumberedPuzzle, Puzzles};
 use crate::interrupt;

@@ -2,7 +2,6 @@
 //! rating and generating live in csp-sudoku; these modules read input, run batches
 //! (optionally on several cores) and write results.
 
-mod chart;
 mod compare;
 mod count;
 mod generate;

@@ -1,10 +1,191 @@
-//! The built-in n-ary constraints, each with its own propagator: all-different at three
-//! strengths, and the links between all-different constraints that share variables.
-//! [`crate::Model`] posts them (`model/post.rs`); they see the domains only through
-//! [`crate::PropagationContext`], as user propagators do.
+//! The built-in n-ary constraints, each with its own propagator, in one file (or folder)
+//! per constraint:
+//! - all-different at three strengths, and the links between all-different constraints
+//!   that share variables (`all_different/`, `overlap/`);
+//! - the families of models read from files (XCSP3): tables, linear sums, element and
+//!   general expressions, with separable sums and checkers.
+//!
+//! [`crate::Model`] posts them (`model/post.rs`, `model/post_nary.rs`); they see the
+//! domains only through [`crate::PropagationContext`], as user propagators do.
+//!
+//! Every propagator here holds no search state (the engine restores domains, nothing else),
+//! checks complete assignments exactly, and prunes exactly in the sense of
+//! [`crate::Propagator::prunes_exactly`]: once all but one of its variables have a single
+//! value, the last one keeps only the values that satisfy the constraint.
 
 mod all_different;
 mod overlap;
 
 pub use all_different::{AllDifferent, Strength};
 pub use overlap::{PermutationOverlap, PermutationOverlaps};
+
+pub(crate) mod checker;
+pub(crate) mod element;
+pub(crate) mod expression;
+pub(crate) mod linear;
+pub(crate) mod separable;
+pub(crate) mod table;
+
+use smallvec::SmallVec;
+
+use crate::propagation::{Conflict, PropagationContext};
+use crate::var::VarId;
+
+/// A comparison operator, as in `sum(c * x) <= rhs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Cmp {
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>=`
+    Ge,
+    /// `>`
+    Gt,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+}
+
+impl Cmp {
+    /// Whether `a cmp b`.
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Ge => a >= b,
+            Cmp::Gt => a > b,
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+        }
+    }
+}
+
+/// One cell of a table tuple.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TableCell {
+    /// This value.
+    Value(i32),
+    /// Any value (`*` in XCSP3 short tables).
+    Any,
+}
+
+/// The positions of `vars` whose variables have more than one value left: how many
+/// (counted up to two) and the last one.
+#[inline]
+pub(crate) fn open_positions(ctx: &PropagationContext<'_>, vars: &[VarId]) -> (usize, usize) {
+    let mut count = 0;
+    let mut last = 0;
+    for (i, &v) in vars.iter().enumerate() {
+        if ctx.size(v) != 1 {
+            count += 1;
+            last = i;
+            if count == 2 {
+                break;
+            }
+        }
+    }
+    (count, last)
+}
+
+/// Forward checking on an arbitrary test: when every variable but at most one has a single
+/// value, the last one keeps only the values with which `test` holds (with none open,
+/// `test` must hold on the single values). `test` sees the values in the order of `vars`.
+pub(crate) fn forward_check_last(
+    ctx: &mut PropagationContext<'_>,
+    vars: &[VarId],
+    test: impl Fn(&[i32]) -> bool,
+) -> Result<(), Conflict> {
+    let (open, last) = open_positions(ctx, vars);
+    if open > 1 {
+        return Ok(());
+    }
+    let mut values: SmallVec<[i32; 16]> = SmallVec::with_capacity(vars.len());
+    for &v in vars {
+        values.push(ctx.min(v).ok_or(Conflict)?);
+    }
+    if open == 0 {
+        return if test(&values) { Ok(()) } else { Err(Conflict) };
+    }
+    let var = vars[last];
+    let mut doomed: SmallVec<[i32; 16]> = SmallVec::new();
+    for a in ctx.values(var) {
+        values[last] = a;
+        if !test(&values) {
+            doomed.push(a);
+        }
+    }
+    for a in doomed {
+        ctx.remove(var, a)?;
+    }
+    Ok(())
+}
+
+/// Keeps only the values of `var` in `lo..=hi`.
+pub(crate) fn retain_range(
+    ctx: &mut PropagationContext<'_>,
+    var: VarId,
+    lo: i64,
+    hi: i64,
+) -> Result<(), Conflict> {
+    let (Some(min), Some(max)) = (ctx.min(var), ctx.max(var)) else {
+        return Err(Conflict);
+    };
+    if lo <= i64::from(min) && i64::from(max) <= hi {
+        return Ok(());
+    }
+    if lo > hi || hi < i64::from(min) || lo > i64::from(max) {
+        return Err(Conflict);
+    }
+    let base = i128::from(ctx.base(var));
+    let words = ctx.bits(var).len();
+    let mut mask: SmallVec<[u64; 8]> = SmallVec::from_elem(0, words);
+    // Bits lo - base ..= hi - base, clipped to the domain's words (hi >= min >= base).
+    let from = (i128::from(lo) - base).max(0) as usize;
+    let to = (i128::from(hi) - base).min(words as i128 * 64 - 1) as usize;
+    for (w, word) in mask.iter_mut().enumerate() {
+        let (first, last) = (w * 64, w * 64 + 63);
+        if last < from || first > to {
+            continue;
+        }
+        let a = from.max(first) - first;
+        let b = to.min(last) - first;
+        let width = b - a + 1;
+        *word = if width == 64 {
+            !0
+        } else {
+            ((1u64 << width) - 1) << a
+        };
+    }
+    ctx.retain_bits(var, &mask)?;
+    Ok(())
+}
+
+/// Checks that every variable of a scope belongs to a model with `num_vars` variables and
+/// that the scope is not empty.
+pub(crate) fn check_scope(
+    constraint: &'static str,
+    vars: impl IntoIterator<Item = VarId>,
+    num_vars: usize,
+) -> Result<(), crate::ModelError> {
+    let mut any = false;
+    for v in vars {
+        any = true;
+        if v.index() >= num_vars {
+            return Err(crate::ModelError::UnknownVariable {
+                index: v.index(),
+                count: num_vars,
+            });
+        }
+    }
+    if any {
+        Ok(())
+    } else {
+        Err(crate::ModelError::InvalidConstraint {
+            constraint,
+            reason: "the scope is empty".to_string(),
+        })
+    }
+}

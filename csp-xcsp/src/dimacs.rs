@@ -1,0 +1,194 @@
+//! DIMACS graph colouring (`.col`): `c` comments, `p edge N M`, `e U V` with vertices
+//! numbered from 1. With K colours, the CSP has one variable per vertex (`v1` .. `vN`,
+//! domain `0..K-1`) and `!=` on every edge.
+
+use std::path::Path;
+
+use csp_core::{Domain, Model, VarId};
+
+use crate::error::{Error, Position, Result};
+
+/// A graph read from a DIMACS file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Graph {
+    /// The number of vertices.
+    pub vertices: usize,
+    /// The edges, with vertices numbered from 0, each once (`u < v`), in file order.
+    pub edges: Vec<(usize, usize)>,
+}
+
+fn syntax(line: usize, message: String) -> Error {
+    Error::Syntax {
+        position: Position {
+            line: line as u32,
+            column: 1,
+        },
+        message,
+    }
+}
+
+/// Reads a graph from DIMACS text. Repeated edges (either direction) are kept once; a loop
+/// (`e 3 3`) is an error, as no colouring exists.
+pub fn parse(text: &str) -> Result<Graph> {
+    let mut graph: Option<Graph> = None;
+    let mut seen = std::collections::HashSet::new();
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        let mut parts = line.split_whitespace();
+        match parts.next() {
+            None | Some("c") => {}
+            Some("p") => {
+                if graph.is_some() {
+                    return Err(syntax(n, "a second `p` line".into()));
+                }
+                let kind = parts.next().unwrap_or("");
+                if kind != "edge" && kind != "col" {
+                    return Err(syntax(n, format!("expected `p edge N M`, found `{line}`")));
+                }
+                let vertices: usize = parts
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .ok_or_else(|| syntax(n, format!("expected `p edge N M`, found `{line}`")))?;
+                if vertices > 10_000_000 {
+                    return Err(Error::ValueOutOfRange {
+                        position: Position {
+                            line: n as u32,
+                            column: 1,
+                        },
+                        message: format!("{vertices} vertices"),
+                    });
+                }
+                graph = Some(Graph {
+                    vertices,
+                    edges: Vec::new(),
+                });
+            }
+            Some("e") => {
+                let g = graph
+                    .as_mut()
+                    .ok_or_else(|| syntax(n, "an edge before the `p edge N M` line".into()))?;
+                let mut vertex = || -> Result<usize> {
+                    let s = parts
+                        .next()
+                        .ok_or_else(|| syntax(n, format!("expected `e U V`, found `{line}`")))?;
+                    let v: usize = s
+                        .parse()
+                        .map_err(|_| syntax(n, format!("`{s}` is not a vertex number")))?;
+                    if v == 0 || v > g.vertices {
+                        return Err(Error::ValueOutOfRange {
+                            position: Position {
+                                line: n as u32,
+                                column: 1,
+                            },
+                            message: format!("vertex {v} is not in 1..{}", g.vertices),
+                        });
+                    }
+                    Ok(v - 1)
+                };
+                let (u, v) = (vertex()?, vertex()?);
+                if u == v {
+                    return Err(syntax(
+                        n,
+                        format!("a loop on vertex {}: no colouring exists", u + 1),
+                    ));
+                }
+                let key = (u.min(v), u.max(v));
+                if seen.insert(key) {
+                    g.edges.push(key);
+                }
+            }
+            Some("n" | "x" | "d" | "v") => {}
+            Some(other) => return Err(syntax(n, format!("unknown line type `{other}`"))),
+        }
+    }
+    graph.ok_or_else(|| syntax(text.lines().count().max(1), "no `p edge N M` line".into()))
+}
+
+impl Graph {
+    /// The K-colouring CSP: variables `v1` .. `vN` over `0..K-1`, `!=` on every edge.
+    pub fn colouring(&self, colours: u32) -> Result<Model> {
+        let mut model = Model::new();
+        let domain = Domain::range(0, colours as i32 - 1).map_err(|e| Error::ValueOutOfRange {
+            position: Position::default(),
+            message: format!("{colours} colours: {e}"),
+        })?;
+        let vars: Vec<VarId> = (1..=self.vertices)
+            .map(|i| model.add_named_var(format!("v{i}"), domain.clone()))
+            .collect();
+        for &(u, v) in &self.edges {
+            model.not_equal(vars[u], vars[v]).map_err(|source| Error::Model {
+                position: Position::default(),
+                source,
+            })?;
+        }
+        Ok(model)
+    }
+
+    /// The Mycielski graph M_k (M_2 is an edge; M_3, the 5-cycle's construction, has 11
+    /// vertices; chromatic number k), as in the DIMACS files `myciel{k}.col` (`myciel3` =
+    /// M_4 there, chromatic number 4).
+    pub fn mycielski(k: u32) -> Graph {
+        let mut g = Graph {
+            vertices: 2,
+            edges: vec![(0, 1)],
+        };
+        for _ in 2..k {
+            let n = g.vertices;
+            let mut edges = g.edges.clone();
+            for &(u, v) in &g.edges {
+                edges.push((u, n + v));
+                edges.push((v, n + u));
+            }
+            for i in 0..n {
+                edges.push((n + i, 2 * n));
+            }
+            g = Graph {
+                vertices: 2 * n + 1,
+                edges,
+            };
+        }
+        g
+    }
+
+    /// DIMACS text for the graph.
+    pub fn to_dimacs(&self) -> String {
+        let mut s = format!("p edge {} {}\n", self.vertices, self.edges.len());
+        for (u, v) in &self.edges {
+            s.push_str(&format!("e {} {}\n", u + 1, v + 1));
+        }
+        s
+    }
+}
+
+/// Reads a DIMACS file and builds its K-colouring CSP.
+pub fn read(path: impl AsRef<Path>, colours: u32) -> Result<Model> {
+    let text = crate::read_text(path.as_ref())?;
+    parse(&text)?.colouring(colours)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mycielski_sizes() {
+        // DIMACS myciel3 = M_4: 11 vertices, 20 edges; myciel4: 23, 71; myciel5: 47, 236.
+        for (k, n, m) in [(4, 11, 20), (5, 23, 71), (6, 47, 236)] {
+            let g = Graph::mycielski(k);
+            assert_eq!((g.vertices, g.edges.len()), (n, m));
+            assert_eq!(parse(&g.to_dimacs()).unwrap(), g);
+        }
+    }
+
+    #[test]
+    fn bad_lines() {
+        assert!(parse("e 1 2\n").unwrap_err().to_string().starts_with("line 1"));
+        assert!(
+            parse("p edge 2 1\ne 1 3\n")
+                .unwrap_err()
+                .to_string()
+                .contains("line 2")
+        );
+        assert!(parse("c only\n").is_err());
+    }
+}

@@ -1,0 +1,147 @@
+//! Bad input: every error says where it is, and nothing panics.
+
+use csp_xcsp::{Error, Instance};
+
+fn err(xml: &str) -> Error {
+    Instance::from_str(xml).expect_err("the instance must be refused")
+}
+
+const HEAD: &str = "<instance format=\"XCSP3\" type=\"CSP\">\n<variables>\n<var id=\"x\"> 0..3 </var>\n<array id=\"a\" size=\"[3]\"> 1..5 </array>\n</variables>\n<constraints>\n";
+
+#[test]
+fn malformed_xml_has_line_and_column() {
+    let e = err(&format!(
+        "{HEAD}<intension> ne(x,a[0]) </intension>\n<sum>\n</constraints></instance>"
+    ));
+    assert!(matches!(e, Error::Xml(_)), "{e}");
+    let p = e.position().unwrap();
+    assert_eq!(p.line, 9, "{e}");
+    assert!(e.to_string().starts_with("line 9, column "), "{e}");
+}
+
+#[test]
+fn unknown_variable() {
+    let e = err(&format!(
+        "{HEAD}<intension> ne(x,y) </intension>\n</constraints></instance>"
+    ));
+    assert!(matches!(e, Error::UnknownVariable { .. }), "{e}");
+    assert_eq!(e.to_string(), "line 7, column 18: unknown variable `y`");
+    let e = err(&format!(
+        "{HEAD}<allDifferent> x a[3] </allDifferent>\n</constraints></instance>"
+    ));
+    assert_eq!(e.to_string(), "line 7, column 18: unknown variable `a[3]`");
+    let e = err(&format!(
+        "{HEAD}<extension> <list> x b[] </list> <supports> (1,2) </supports> </extension>\n</constraints></instance>"
+    ));
+    assert!(
+        e.to_string()
+            .starts_with("line 7, column 22: unknown variable `b[]`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn value_out_of_range() {
+    let e = err(&format!(
+        "{HEAD}<instantiation> <list> x </list> <values> 7 </values> </instantiation>\n</constraints></instance>"
+    ));
+    assert!(matches!(e, Error::ValueOutOfRange { .. }), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "line 7, column 43: value out of range: 7 is not in the domain of x"
+    );
+    let e = err(
+        "<instance type=\"CSP\">\n<variables>\n<var id=\"x\"> 0..99999999999 </var>\n</variables></instance>",
+    );
+    assert!(matches!(e, Error::ValueOutOfRange { .. }), "{e}");
+    assert!(e.to_string().starts_with("line 3"), "{e}");
+    let e = err(&format!(
+        "{HEAD}<intension> eq(x,999999999999999999999999) </intension>\n</constraints></instance>"
+    ));
+    assert!(matches!(e, Error::ValueOutOfRange { .. }), "{e}");
+}
+
+#[test]
+fn unsupported_constraint_names_element_and_line() {
+    let e = err(&format!(
+        "{HEAD}<intension> ne(x,a[0]) </intension>\n<cumulative> <origins> a[] </origins> </cumulative>\n</constraints></instance>"
+    ));
+    assert!(matches!(e, Error::Unsupported { .. }), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "line 8, column 1: unsupported constraint <cumulative>"
+    );
+    let e = err(&format!(
+        "{HEAD}<regular> <list> a[] </list> </regular>\n</constraints></instance>"
+    ));
+    assert!(
+        e.to_string().contains("<regular>") && e.to_string().starts_with("line 7"),
+        "{e}"
+    );
+    let e = err(&format!(
+        "{HEAD}</constraints>\n<objectives> <minimize> x </minimize> </objectives>\n</instance>"
+    ));
+    assert!(
+        e.to_string().contains("<objectives>") && e.to_string().starts_with("line 8"),
+        "{e}"
+    );
+    let e = err("<instance format=\"XCSP3\" type=\"COP\">\n</instance>");
+    assert!(e.to_string().contains("COP"), "{e}");
+    let e = err(&format!(
+        "{HEAD}<intension> ne(x,foo(a[0])) </intension>\n</constraints></instance>"
+    ));
+    assert_eq!(e.to_string(), "line 7, column 18: unsupported operator `foo`");
+}
+
+#[test]
+fn syntax_errors_are_located() {
+    for (bad, line) in [
+        ("<intension> ne(x,a[0] </intension>", 7),
+        (
+            "<extension> <list> x a[0] </list> <supports> (1,2)(3) </supports> </extension>",
+            7,
+        ),
+        (
+            "<sum> <list> a[] </list> <coeffs> 1 2 </coeffs> <condition> (le,3) </condition> </sum>",
+            7,
+        ),
+        (
+            "<sum> <list> a[] </list> <condition> (foo,3) </condition> </sum>",
+            7,
+        ),
+        (
+            "<group> <intension> ne(%0,%1) </intension> <args> x </args> </group>",
+            7,
+        ),
+        ("<slide> <list> a[] </list> </slide>", 7),
+    ] {
+        let e = err(&format!("{HEAD}{bad}\n</constraints></instance>"));
+        assert_eq!(e.position().map(|p| p.line), Some(line), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn compressed_garbage_is_an_error() {
+    let dir = std::env::temp_dir().join(format!("csp-xcsp-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.xml.lzma");
+    std::fs::write(&path, b"\x5d\x00\x00\x80\x00garbage").unwrap();
+    assert!(matches!(
+        Instance::from_path(&path),
+        Err(Error::Decompress { .. })
+    ));
+    assert!(matches!(
+        Instance::from_path(dir.join("missing.xml")),
+        Err(Error::Io { .. })
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn instantiation_with_repeats_and_stars() {
+    let xml = "<instance type=\"CSP\"><variables><array id=\"a\" size=\"[5]\"> 0..3 </array></variables>\n<constraints><instantiation><list> a[] </list><values> 1x3 * 2 </values></instantiation></constraints></instance>";
+    let instance = Instance::from_str(xml).unwrap();
+    assert!(instance.check(&[1, 1, 1, 0, 2]).is_ok());
+    assert!(instance.check(&[1, 1, 1, 3, 2]).is_ok());
+    assert!(instance.check(&[1, 1, 2, 3, 2]).is_err());
+}

@@ -1,0 +1,299 @@
+//! Random small instances of every constraint kind, written as XCSP3 text, counted under
+//! several strategies and compared with brute force over the constraints as read: checks
+//! the posting (unary filtering, binary merging, fast relations, tables, linear sums,
+//! auxiliary variables, element, all-different) against the semantics.
+
+use std::collections::BTreeSet;
+
+use csp_core::{SearchConfig, Solver, Strategy};
+use csp_xcsp::Instance;
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + self.below((hi - lo + 1) as u64) as i64
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len() as u64) as usize]
+    }
+}
+
+fn var(r: &mut Rng, n: usize) -> String {
+    format!("x[{}]", r.below(n as u64))
+}
+
+fn term(r: &mut Rng, n: usize, depth: u32) -> String {
+    match if depth == 0 { r.below(2) } else { r.below(8) } {
+        0 => var(r, n),
+        1 => r.range(-2, 3).to_string(),
+        2 => format!(
+            "{}({},{})",
+            r.pick(&["add", "sub", "mul", "min", "max", "dist"]),
+            term(r, n, depth - 1),
+            term(r, n, depth - 1)
+        ),
+        3 => format!("{}({})", r.pick(&["neg", "abs", "sqr"]), term(r, n, depth - 1)),
+        4 => format!(
+            "{}({},{})",
+            r.pick(&["div", "mod"]),
+            term(r, n, depth - 1),
+            r.range(1, 3)
+        ),
+        5 => format!(
+            "if({},{},{})",
+            boolean(r, n, depth - 1),
+            term(r, n, depth - 1),
+            term(r, n, depth - 1)
+        ),
+        6 => format!(
+            "add({},{},{})",
+            term(r, n, depth - 1),
+            term(r, n, depth - 1),
+            boolean(r, n, depth - 1)
+        ),
+        _ => boolean(r, n, depth - 1),
+    }
+}
+
+fn boolean(r: &mut Rng, n: usize, depth: u32) -> String {
+    match if depth == 0 { 0 } else { r.below(5) } {
+        0 | 1 => format!(
+            "{}({},{})",
+            r.pick(&["lt", "le", "ge", "gt", "ne", "eq"]),
+            term(r, n, depth.saturating_sub(1)),
+            term(r, n, depth.saturating_sub(1))
+        ),
+        2 => format!(
+            "{}({},{})",
+            r.pick(&["and", "or", "xor", "iff", "imp"]),
+            boolean(r, n, depth - 1),
+            boolean(r, n, depth - 1)
+        ),
+        3 => format!("not({})", boolean(r, n, depth - 1)),
+        _ => format!(
+            "{}({},set({},{}))",
+            r.pick(&["in", "notin"]),
+            term(r, n, depth - 1),
+            r.range(-1, 3),
+            r.range(0, 4)
+        ),
+    }
+}
+
+fn constraint(r: &mut Rng, n: usize) -> String {
+    match r.below(9) {
+        0 | 1 => format!("<intension> {} </intension>", boolean(r, n, 2)),
+        2 => {
+            // a binary fast-path shape
+            let (a, b) = (var(r, n), var(r, n));
+            let c = r.range(-2, 2);
+            let f = r.pick(&[
+                "ne(%a,add(%b,%c))",
+                "eq(%a,sub(%b,%c))",
+                "ne(dist(%a,%b),%c)",
+                "lt(%a,%b)",
+                "le(%b,%a)",
+                "gt(%a,%b)",
+            ]);
+            format!(
+                "<intension> {} </intension>",
+                f.replace("%a", &a)
+                    .replace("%b", &b)
+                    .replace("%c", &c.abs().to_string())
+            )
+        }
+        3 => {
+            let arity = r.range(1, 3) as usize;
+            let scope: Vec<String> = (0..arity).map(|_| var(r, n)).collect();
+            let tuples: Vec<String> = (0..r.range(0, 8))
+                .map(|_| {
+                    let cells: Vec<String> = (0..arity)
+                        .map(|_| {
+                            if r.below(6) == 0 {
+                                "*".to_string()
+                            } else {
+                                r.range(0, 3).to_string()
+                            }
+                        })
+                        .collect();
+                    format!("({})", cells.join(","))
+                })
+                .collect();
+            let kind = r.pick(&["supports", "conflicts"]);
+            format!(
+                "<extension> <list> {} </list> <{kind}> {} </{kind}> </extension>",
+                scope.join(" "),
+                tuples.join("")
+            )
+        }
+        4 => {
+            let k = r.range(2, 4) as usize;
+            let items: Vec<String> = (0..k)
+                .map(|_| {
+                    if r.below(3) == 0 {
+                        format!("add({},{})", var(r, n), r.range(-1, 2))
+                    } else {
+                        var(r, n)
+                    }
+                })
+                .collect();
+            if r.below(3) == 0 {
+                format!(
+                    "<allDifferent> <list> {} </list> <except> 0 </except> </allDifferent>",
+                    items.join(" ")
+                )
+            } else {
+                format!("<allDifferent> {} </allDifferent>", items.join(" "))
+            }
+        }
+        5 | 6 => {
+            let k = r.range(1, 4) as usize;
+            let items: Vec<String> = (0..k).map(|_| var(r, n)).collect();
+            let coeffs: Vec<String> = (0..k).map(|_| r.range(-2, 3).to_string()).collect();
+            let cond = match r.below(4) {
+                0 => format!(
+                    "({},{})",
+                    r.pick(&["lt", "le", "ge", "gt", "eq", "ne"]),
+                    r.range(-2, 6)
+                ),
+                1 => format!("({},{})", r.pick(&["le", "eq", "ne", "ge"]), var(r, n)),
+                2 => {
+                    let lo = r.range(-2, 4);
+                    format!("({},{}..{})", r.pick(&["in", "notin"]), lo, lo + r.range(0, 3))
+                }
+                _ => format!(
+                    "({},{{{},{}}})",
+                    r.pick(&["in", "notin"]),
+                    r.range(-1, 4),
+                    r.range(0, 6)
+                ),
+            };
+            format!(
+                "<sum> <list> {} </list> <coeffs> {} </coeffs> <condition> {cond} </condition> </sum>",
+                items.join(" "),
+                coeffs.join(" ")
+            )
+        }
+        7 => {
+            let k = r.range(1, 4) as usize;
+            let items: Vec<String> = (0..k)
+                .map(|_| {
+                    if r.below(4) == 0 {
+                        r.range(0, 3).to_string()
+                    } else {
+                        var(r, n)
+                    }
+                })
+                .collect();
+            let value = if r.below(2) == 0 {
+                var(r, n)
+            } else {
+                r.range(0, 3).to_string()
+            };
+            format!(
+                "<element> <list startIndex=\"{}\"> {} </list> <index> {} </index> <value> {value} </value> </element>",
+                r.range(0, 1),
+                items.join(" "),
+                var(r, n)
+            )
+        }
+        _ => format!(
+            "<intension> eq(add({},{},{}),{}) </intension>",
+            boolean(r, n, 0),
+            boolean(r, n, 0),
+            var(r, n),
+            r.range(0, 3)
+        ),
+    }
+}
+
+fn brute_force(instance: &Instance) -> BTreeSet<Vec<i32>> {
+    let model = &instance.model;
+    let n = instance.declared;
+    let domains: Vec<Vec<i32>> = model
+        .vars()
+        .take(n)
+        .map(|v| model.domain(v).values().collect())
+        .collect();
+    let mut out = BTreeSet::new();
+    let mut idx = vec![0usize; n];
+    loop {
+        let values: Vec<i32> = idx.iter().zip(&domains).map(|(&i, d)| d[i]).collect();
+        if instance.constraints.iter().all(|c| c.constraint.holds(&values)) {
+            out.insert(values);
+        }
+        let mut k = 0;
+        loop {
+            if k == n {
+                return out;
+            }
+            idx[k] += 1;
+            if idx[k] < domains[k].len() {
+                break;
+            }
+            idx[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+#[test]
+fn random_instances_against_brute_force() {
+    let mut r = Rng(0x9E37_79B9_7F4A_7C15);
+    let strategies: Vec<Strategy> = [
+        "static/asc/none",
+        "mrv/lcv/fc",
+        "mrv-degree/asc/mac",
+        "dom-wdeg/asc/mac",
+        "dom-wdeg-fixed/desc/mac",
+    ]
+    .iter()
+    .map(|s| s.parse().unwrap())
+    .collect();
+    for case in 0..300 {
+        let n = r.range(2, 5) as usize;
+        let constraints: Vec<String> = (0..r.range(1, 4)).map(|_| constraint(&mut r, n)).collect();
+        let domain = if r.below(2) == 0 {
+            "0..3".to_string()
+        } else {
+            format!("{}..{}", r.range(-2, 0), r.range(1, 3))
+        };
+        let xml = format!(
+            "<instance format=\"XCSP3\" type=\"CSP\"><variables><array id=\"x\" size=\"[{n}]\"> {domain} </array></variables><constraints>\n{}\n</constraints></instance>",
+            constraints.join("\n")
+        );
+        let instance = Instance::from_str(&xml).unwrap_or_else(|e| panic!("case {case}: {e}\n{xml}"));
+        // Variables in no constraint are fixed (as XCSP3 solvers count): brute force over
+        // the model's domains after that.
+        let mut expected = brute_force(&instance);
+        for v in instance.model.vars().take(instance.declared) {
+            if let Some(k) = instance.model.fixed(v) {
+                expected.retain(|s| s[v.index()] == k);
+            }
+        }
+        for &strategy in &strategies {
+            let mut solver = Solver::new(&instance.model, SearchConfig::with_strategy(strategy)).unwrap();
+            let found: BTreeSet<Vec<i32>> = solver
+                .solutions()
+                .map(|s| s[..instance.declared].to_vec())
+                .collect();
+            assert_eq!(found, expected, "case {case} under {strategy}\n{xml}");
+            let mut counter = Solver::new(&instance.model, SearchConfig::with_strategy(strategy)).unwrap();
+            assert_eq!(
+                counter.count().solutions,
+                expected.len() as u64,
+                "case {case} under {strategy}\n{xml}"
+            );
+        }
+    }
+}

@@ -1,0 +1,318 @@
+//! `csp solve`, `csp count` and `csp compare` on XCSP3 and DIMACS files: formats and exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn csp(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_csp"))
+        .args(args)
+        .output()
+        .expect("csp runs")
+}
+
+fn data(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("csp-xcsp/tests/data")
+        .join(rel)
+        .display()
+        .to_string()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("csp-instance-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn solve_prints_name_value_pairs_in_declaration_order() {
+    let o = csp(&["solve", &data("conformance/instantiation.xml")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "x=1 y=2 z=3\n");
+    let o = csp(&["solve", &data("conformance/all_different_matrix.xml"), "--all"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    let mut lines: Vec<&str> = out.lines().collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        [
+            "m[0][0]=0 m[0][1]=1 m[1][0]=1 m[1][1]=0",
+            "m[0][0]=1 m[0][1]=0 m[1][0]=0 m[1][1]=1"
+        ]
+    );
+}
+
+#[test]
+fn json_and_xcsp_formats() {
+    let o = csp(&[
+        "solve",
+        &data("conformance/instantiation.xml"),
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["solution"]["y"], 2);
+    assert!(v["nodes"].is_u64() && v["backtracks"].is_u64());
+    let o = csp(&[
+        "solve",
+        &data("conformance/instantiation.xml"),
+        "--format",
+        "xcsp",
+    ]);
+    let out = stdout(&o);
+    assert!(out.starts_with("s SATISFIABLE\nv <instantiation> <list> x y z </list> <values> 1 2 3 </values> </instantiation>\n"), "{out}");
+    let o = csp(&[
+        "count",
+        &data("competition/QuasiGroup-3-04.xml.xz"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        (v["status"].as_str(), v["solutions"].as_u64()),
+        (Some("solved"), Some(2))
+    );
+    assert!(v["solution"].is_object());
+}
+
+#[test]
+fn unsatisfiable_is_an_answer() {
+    let o = csp(&[
+        "solve",
+        &data("competition/Dubois-015.xml.xz"),
+        "--format",
+        "xcsp",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).starts_with("s UNSATISFIABLE\n"));
+    let o = csp(&[
+        "count",
+        &data("competition/Dubois-015.xml.xz"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        (v["status"].as_str(), v["solutions"].as_u64()),
+        (Some("unsatisfiable"), Some(0))
+    );
+}
+
+#[test]
+fn count_with_cap_and_lzma_input() {
+    let o = csp(&["count", &data("competition/ColouredQueens-05_c18.xml.lzma")]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "240\n"));
+    let o = csp(&[
+        "count",
+        &data("competition/ColouredQueens-05_c18.xml.lzma"),
+        "--limit",
+        "3",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        (v["status"].as_str(), v["solutions"].as_u64()),
+        (Some("capped"), Some(3))
+    );
+}
+
+#[test]
+fn a_limit_exits_with_1() {
+    let o = csp(&[
+        "count",
+        &data("competition/Queens-0008-m1.xml.xz"),
+        "--node-limit",
+        "5",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["status"], "limit");
+    let o = csp(&[
+        "solve",
+        &data("competition/Queens-0008-m1.xml.xz"),
+        "--node-limit",
+        "1",
+        "--var",
+        "static",
+        "--inference",
+        "none",
+        "--format",
+        "xcsp",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).starts_with("s UNKNOWN"));
+}
+
+#[test]
+fn bad_instances_exit_with_1_and_say_where() {
+    let head = "<instance format=\"XCSP3\" type=\"CSP\">\n<variables> <var id=\"x\"> 0..3 </var> </variables>\n<constraints>\n";
+    for (name, body, needle) in [
+        (
+            "malformed.xml",
+            "<intension> ne(x,1) </intension>\n</constraint></instance>",
+            "line 5, column 1: malformed XML",
+        ),
+        (
+            "unknown.xml",
+            "<intension> ne(x,y) </intension>\n</constraints></instance>",
+            "line 4, column 18: unknown variable `y`",
+        ),
+        (
+            "range.xml",
+            "<instantiation> <list> x </list> <values> 9 </values> </instantiation>\n</constraints></instance>",
+            "line 4, column 43: value out of range",
+        ),
+        (
+            "unsupported.xml",
+            "<cumulative/>\n</constraints></instance>",
+            "line 4, column 1: unsupported constraint <cumulative>",
+        ),
+    ] {
+        let path = temp_file(name, &format!("{head}{body}"));
+        for cmd in ["solve", "count"] {
+            let o = csp(&[cmd, path.to_str().unwrap(), "--format", "json"]);
+            assert_eq!(o.status.code(), Some(1), "{name}");
+            assert!(stderr(&o).contains(needle), "{name}: {}", stderr(&o));
+            let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+            assert_eq!(v["status"], "error");
+        }
+    }
+    let o = csp(&["solve", "/nonexistent/file.xml"]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn bad_arguments_exit_with_2() {
+    assert_eq!(csp(&["solve"]).status.code(), Some(2));
+    assert_eq!(
+        csp(&["count", &data("conformance/slide.xml"), "--var", "nope"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        csp(&["solve", &data("dimacs/myciel3.col")]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        csp(&["compare", &data("conformance/slide.xml"), "--strategies", "x/y/z"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn graph_colouring() {
+    for (name, k, code) in [("myciel3", "4", 0), ("myciel4", "5", 0), ("myciel5", "6", 0)] {
+        let o = csp(&["solve", &data(&format!("dimacs/{name}.col")), "--colors", k]);
+        assert_eq!(o.status.code(), Some(code), "{name}");
+        assert!(stdout(&o).starts_with("v1="), "{}", stdout(&o));
+    }
+    for (name, k) in [("myciel3", "3"), ("myciel4", "4")] {
+        let o = csp(&[
+            "solve",
+            &data(&format!("dimacs/{name}.col")),
+            "--colors",
+            k,
+            "--format",
+            "xcsp",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{name}");
+        assert!(stdout(&o).starts_with("s UNSATISFIABLE"), "{name}");
+    }
+}
+
+#[test]
+fn compare_table_csv_json_svg() {
+    let files = [
+        data("competition/Queens-0008-m1.xml.xz"),
+        data("conformance/slide.xml"),
+    ];
+    let o = csp(&[
+        "compare",
+        &files[0],
+        &files[1],
+        "--strategies",
+        "mrv/asc/fc,dom-wdeg/asc/mac",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("strategy") && out.contains("dom-wdeg/asc/mac") && out.contains("2/2"),
+        "{out}"
+    );
+    let o = csp(&[
+        "compare",
+        &files[0],
+        "--strategies",
+        "mrv/asc/fc",
+        "--format",
+        "csv",
+    ]);
+    assert!(
+        stdout(&o)
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("mrv/asc/fc,1,1,0,0,")
+    );
+    let svg = temp_file("chart.svg", "");
+    let o = csp(&[
+        "compare",
+        &files[0],
+        "--strategies",
+        "textbook",
+        "--format",
+        "json",
+        "--svg",
+        svg.to_str().unwrap(),
+        "-j",
+        "2",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 18);
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+}
+
+#[test]
+fn sigterm_stops_the_count_and_reports_it() {
+    let path = temp_file(
+        "many.xml",
+        "<instance format=\"XCSP3\" type=\"CSP\"><variables><array id=\"x\" size=\"[12]\"> 0..11 </array></variables>\n<constraints><allDifferent> x[] </allDifferent></constraints></instance>",
+    );
+    let child = Command::new(env!("CARGO_BIN_EXE_csp"))
+        .args(["count", path.to_str().unwrap(), "--format", "json"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["status"], "limit");
+    assert_eq!(v["limit"], "cancelled");
+    assert!(v["solutions"].as_u64().unwrap() > 0 && v["solution"].is_object());
+}
