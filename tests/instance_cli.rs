@@ -310,7 +310,8 @@ fn sigterm_stops_the_count_and_reports_it() {
         .unwrap();
     assert!(killed.success());
     let o = child.wait_with_output().unwrap();
-    assert_eq!(o.status.code(), Some(1));
+    // 128 + SIGTERM, as every command that a signal stops.
+    assert_eq!(o.status.code(), Some(143));
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["status"], "limit");
     assert_eq!(v["limit"], "cancelled");

@@ -197,13 +197,10 @@ pub fn check_inputs(files: &[PathBuf], args: &InstanceArgs) -> Result<(), CliErr
     Ok(())
 }
 
-/// A flag raised by SIGINT or SIGTERM: the search stops and reports what it has.
+/// The flag raised by SIGINT or SIGTERM ([`crate::interrupt`]): the search stops and
+/// reports what it has, and the program exits with 130 or 143.
 pub fn cancel_flag() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register(signal, flag.clone());
-    }
-    flag
+    crate::interrupt::flag()
 }
 
 /// The statistics as a JSON object (flattened into each answer).
