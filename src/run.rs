@@ -4,6 +4,7 @@
 
 use std::collections::VecDeque;
 use std::io::{BufWriter, IsTerminal, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
@@ -55,33 +56,45 @@ impl Batch {
         emit: impl FnMut(usize, Result<&R, &ParseError>) -> std::io::Result<()>,
     ) -> Result<(), CliError> {
         let progress = progress_bar(|| puzzles.len_hint());
-        let (done, results) = mpsc::channel::<Vec<(u64, Option<R>)>>();
-        // `None` for a puzzle not started because of a signal.
-        let solve = |group: Vec<(u64, Grid)>| -> Vec<(u64, Option<R>)> {
-            group
-                .into_iter()
-                .map(|(seq, grid)| (seq, (!interrupt::requested()).then(|| work(&grid))))
-                .collect()
+        let results = Results::default();
+        let (wake, woken) = mpsc::channel::<()>();
+        // Each answer is kept as soon as it is found (`None` for a puzzle not started
+        // because of a signal); the writing thread is woken only for the one it waits for.
+        let solve = |group: Vec<(u64, Grid)>, wake: &mpsc::Sender<()>| {
+            for (seq, grid) in group {
+                let answer = (!interrupt::requested()).then(|| work(&grid));
+                results
+                    .found
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((seq, answer));
+                if results.awaited.load(Ordering::SeqCst) == seq {
+                    let _ = wake.send(());
+                }
+            }
         };
         let ended = match &self.pool {
             None => pass_on(
                 puzzles,
                 (1, 1),
-                |group| {
-                    let _ = done.send(solve(group));
-                },
-                &results,
+                |group| solve(group, &wake),
+                (&results, &woken),
                 emit,
                 &progress,
             ),
             Some(pool) => pool.in_place_scope_fifo(|scope| {
                 let start = |group| {
-                    let (done, solve) = (done.clone(), &solve);
-                    scope.spawn_fifo(move |_| {
-                        let _ = done.send(solve(group));
-                    });
+                    let (wake, solve) = (wake.clone(), &solve);
+                    scope.spawn_fifo(move |_| solve(group, &wake));
                 };
-                pass_on(puzzles, (32 * self.jobs, GROUP), start, &results, emit, &progress)
+                pass_on(
+                    puzzles,
+                    (32 * self.jobs, GROUP),
+                    start,
+                    (&results, &woken),
+                    emit,
+                    &progress,
+                )
             }),
         };
         progress.finish_and_clear();
@@ -92,10 +105,26 @@ impl Batch {
     }
 }
 
-/// Puzzles a worker takes at a time: enough to keep the cost of handing them over (and of
-/// waking the thread that writes the results) small next to a 9x9 puzzle's, few enough
-/// that an answer waits for at most seven slower puzzles to be written.
+/// Puzzles a worker takes at a time: enough to keep the cost of handing them over small
+/// next to a 9x9 puzzle's.
 const GROUP: usize = 8;
+
+/// Answers found by the workers and not taken by the writing thread yet.
+struct Results<R> {
+    /// (sequence number, answer).
+    found: Mutex<Vec<(u64, Option<R>)>>,
+    /// The sequence number of the answer the writing thread waits for (`u64::MAX`: none).
+    awaited: AtomicU64,
+}
+
+impl<R> Default for Results<R> {
+    fn default() -> Results<R> {
+        Results {
+            found: Mutex::new(Vec::new()),
+            awaited: AtomicU64::new(u64::MAX),
+        }
+    }
+}
 
 /// A puzzle read and not passed on yet.
 enum Pending<R> {
@@ -114,7 +143,7 @@ fn pass_on<R>(
     mut puzzles: Puzzles,
     (ahead, group): (usize, usize),
     mut start: impl FnMut(Vec<(u64, Grid)>),
-    results: &mpsc::Receiver<Vec<(u64, Option<R>)>>,
+    (results, woken): (&Results<R>, &mpsc::Receiver<()>),
     mut emit: impl FnMut(usize, Result<&R, &ParseError>) -> std::io::Result<()>,
     progress: &ProgressBar,
 ) -> Result<(), CliError> {
@@ -166,11 +195,18 @@ fn pass_on<R>(
             }
             continue;
         }
-        // The front is being worked on: wait for a result.
-        for (seq, result) in results.recv().expect("a puzzle being worked on sends its result") {
+        // Take the answers found; if the front's is not among them, wait for it. A wake-up
+        // missed in a race costs one timeout.
+        results.awaited.store(front, Ordering::SeqCst);
+        let found = std::mem::take(&mut *results.found.lock().unwrap_or_else(|e| e.into_inner()));
+        if !found.iter().any(|&(seq, _)| seq == front) {
+            let _ = woken.recv_timeout(Duration::from_millis(10));
+        }
+        results.awaited.store(u64::MAX, Ordering::SeqCst);
+        for (seq, answer) in found {
             let at = usize::try_from(seq - front).expect("a pending puzzle");
             if let Pending::Working(line) = pending[at] {
-                pending[at] = Pending::Done(line, result);
+                pending[at] = Pending::Done(line, answer);
             }
         }
     }

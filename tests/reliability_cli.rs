@@ -228,10 +228,10 @@ fn a_signal_stops_a_batch_and_every_answer_found_is_written() {
     // Five puzzles counted at once, then empty grids whose count takes minutes.
     let input = format!("{}{}", nine_by_nine(5), format!("{}\n", ".".repeat(81)).repeat(3));
     let puzzles = dir.file("puzzles.txt", &input);
-    for (signal, exit) in [("INT", 130), ("TERM", 143)] {
-        let output = dir.path(&format!("{signal}.txt"));
+    for (signal, exit, jobs) in [("INT", 130, "1"), ("TERM", 143, "1"), ("INT", 130, "2")] {
+        let output = dir.path(&format!("{signal}-{jobs}.txt"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
-            .args(["sudoku", "count", &puzzles, "--limit", "1000000000"])
+            .args(["sudoku", "count", &puzzles, "--limit", "1000000000", "-j", jobs])
             .stdout(std::fs::File::create(&output).unwrap())
             .stderr(Stdio::piped())
             .spawn()
@@ -253,16 +253,23 @@ fn a_signal_stops_a_batch_and_every_answer_found_is_written() {
         assert_eq!(out.status.code(), Some(exit));
         let written = std::fs::read_to_string(&output).unwrap();
         let lines: Vec<&str> = written.lines().collect();
-        // The five answers, the count in progress stopped as at a limit, nothing more.
-        assert_eq!(lines.len(), 6, "{written}");
+        // The five answers, then the counts in progress stopped as at a limit (one per
+        // worker at most), nothing more.
+        let workers: usize = jobs.parse().unwrap();
+        assert!((6..=5 + workers).contains(&lines.len()), "{written}");
         assert!(lines[..5].iter().all(|l| *l == "1"), "{written}");
         assert!(lines[5].starts_with("# line 6: limit: cancelled"), "{written}");
+        assert!(
+            lines[5..].iter().all(|l| l.contains("limit: cancelled")),
+            "{written}"
+        );
         let summary = stderr(&out);
         assert!(
             summary.contains(&format!("interrupted by SIG{signal}")),
             "{summary}"
         );
-        assert!(summary.contains("6 puzzles: 5 counted"), "{summary}");
+        let counted = format!("{} puzzles: 5 counted", lines.len());
+        assert!(summary.contains(&counted), "{summary}");
     }
 }
 
