@@ -1,9 +1,12 @@
 //! What a propagator sees while it runs: the current domains, and the list of the
 //! variables it changed (announced to the other constraints afterwards).
 
-use super::propagator::Conflict;
 use crate::store::{Store, Values};
 use crate::var::VarId;
+
+/// A propagator found that no value is left for some variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conflict;
 
 /// What a propagator sees and may change: the current domains.
 pub struct PropagationContext<'a> {

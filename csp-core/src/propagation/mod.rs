@@ -11,5 +11,5 @@ pub(crate) mod ring;
 pub(crate) mod root;
 
 pub use ac3::{Ac3Report, ac3};
-pub use context::PropagationContext;
-pub use propagator::{Conflict, Event, Priority, Propagator, Wake};
+pub use context::{Conflict, PropagationContext};
+pub use propagator::{Event, Priority, Propagator, Wake};

@@ -9,12 +9,8 @@
 //! The built-in propagators ([`crate::AllDifferent`], [`crate::PermutationOverlaps`]) use
 //! the same trait, plus crate-only fast paths on the context for domains of one word.
 
-use super::context::PropagationContext;
+use super::context::{Conflict, PropagationContext};
 use crate::var::VarId;
-
-/// A propagator found that no value is left for some variable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Conflict;
 
 /// Why a propagator runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,9 +20,9 @@ pub(super) struct Frame {
 pub(super) enum Choice {
     /// The values of `var`, in the value order.
     Values(ValueCursor),
-    /// One value in each of two variables in turn ([`super::places`]).
+    /// One value in each of two variables in turn (`places.rs`).
     Places(PlacesCursor),
-    /// `var`'s one value, assigned by a forced run ([`super::forced_runs`]): no other is
+    /// `var`'s one value, assigned by a forced run (`forced_runs.rs`): no other is
     /// left, and undoing it restores nothing in the store.
     Forced,
 }
