@@ -7,123 +7,19 @@ use csp_core::VarId;
 
 use crate::error::Position;
 
-/// An operator of the XCSP3 expression language.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[allow(missing_docs)]
-pub enum Op {
-    Neg,
-    Abs,
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Mod,
-    Sqr,
-    Pow,
-    Min,
-    Max,
-    Dist,
-    Lt,
-    Le,
-    Ge,
-    Gt,
-    Ne,
-    Eq,
-    In,
-    NotIn,
-    Set,
-    Not,
-    And,
-    Or,
-    Xor,
-    Iff,
-    Imp,
-    If,
-}
+/// The operators of the XCSP3 expression language: csp-core's, which name and parse them.
+pub use csp_core::ExprOp as Op;
 
-impl Op {
-    /// The operator named `name` in XCSP3 functional notation.
-    pub fn from_name(name: &str) -> Option<Op> {
-        Some(match name {
-            "neg" => Op::Neg,
-            "abs" => Op::Abs,
-            "add" => Op::Add,
-            "sub" => Op::Sub,
-            "mul" => Op::Mul,
-            "div" => Op::Div,
-            "mod" => Op::Mod,
-            "sqr" => Op::Sqr,
-            "pow" => Op::Pow,
-            "min" => Op::Min,
-            "max" => Op::Max,
-            "dist" => Op::Dist,
-            "lt" => Op::Lt,
-            "le" => Op::Le,
-            "ge" => Op::Ge,
-            "gt" => Op::Gt,
-            "ne" => Op::Ne,
-            "eq" => Op::Eq,
-            "in" => Op::In,
-            "notin" => Op::NotIn,
-            "set" => Op::Set,
-            "not" => Op::Not,
-            "and" => Op::And,
-            "or" => Op::Or,
-            "xor" => Op::Xor,
-            "iff" => Op::Iff,
-            "imp" => Op::Imp,
-            "if" => Op::If,
-            _ => return None,
-        })
-    }
-
-    /// The XCSP3 name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Op::Neg => "neg",
-            Op::Abs => "abs",
-            Op::Add => "add",
-            Op::Sub => "sub",
-            Op::Mul => "mul",
-            Op::Div => "div",
-            Op::Mod => "mod",
-            Op::Sqr => "sqr",
-            Op::Pow => "pow",
-            Op::Min => "min",
-            Op::Max => "max",
-            Op::Dist => "dist",
-            Op::Lt => "lt",
-            Op::Le => "le",
-            Op::Ge => "ge",
-            Op::Gt => "gt",
-            Op::Ne => "ne",
-            Op::Eq => "eq",
-            Op::In => "in",
-            Op::NotIn => "notin",
-            Op::Set => "set",
-            Op::Not => "not",
-            Op::And => "and",
-            Op::Or => "or",
-            Op::Xor => "xor",
-            Op::Iff => "iff",
-            Op::Imp => "imp",
-            Op::If => "if",
+/// The number of operands XCSP3 allows an operator: `(min, max)` (n-ary ones take two or more).
+pub fn operand_count(op: Op) -> (usize, usize) {
+    match op {
+        Op::Neg | Op::Abs | Op::Sqr | Op::Not => (1, 1),
+        Op::If => (3, 3),
+        Op::Set => (0, usize::MAX),
+        Op::Add | Op::Mul | Op::Min | Op::Max | Op::And | Op::Or | Op::Xor | Op::Iff | Op::Eq => {
+            (2, usize::MAX)
         }
-    }
-
-    /// The number of operands allowed: `(min, max)`.
-    pub fn arity(self) -> (usize, usize) {
-        match self {
-            Op::Neg | Op::Abs | Op::Sqr | Op::Not => (1, 1),
-            Op::Sub | Op::Div | Op::Mod | Op::Pow | Op::Dist | Op::Lt | Op::Le | Op::Ge | Op::Gt => (2, 2),
-            Op::Ne | Op::Imp => (2, 2),
-            Op::In | Op::NotIn => (2, 2),
-            Op::If => (3, 3),
-            Op::Set => (0, usize::MAX),
-            Op::Add | Op::Mul | Op::Min | Op::Max | Op::And | Op::Or | Op::Xor | Op::Iff | Op::Eq => {
-                (2, usize::MAX)
-            }
-        }
+        _ => (2, 2),
     }
 }
 
@@ -289,6 +185,8 @@ impl Ex {
                             arg(2)?
                         }
                     }
+                    // An operator this reader does not know evaluates to nothing.
+                    _ => return None,
                 }
             }
         })

@@ -7,7 +7,7 @@ use csp_core::{Domain, Model, VarId};
 use roxmltree::{Document, Node};
 
 use crate::error::{Error, Position, Result};
-use crate::ir::{Cell, CmpOp, Condition, Constraint, Ex, Located, Op, Operand, Table};
+use crate::ir::{Cell, CmpOp, Condition, Constraint, Ex, Located, Op, Operand, Table, operand_count};
 
 /// The widest interval expanded value by value (the span csp-core domains allow).
 const MAX_SPAN: i64 = 1 << 26;
@@ -1323,7 +1323,7 @@ impl ExprParser<'_, '_, '_, '_, '_> {
                             }
                         }
                     }
-                    let (lo, hi) = op.arity();
+                    let (lo, hi) = operand_count(op);
                     if args.len() < lo || args.len() > hi {
                         return Err(self.r.syntax(
                             name,

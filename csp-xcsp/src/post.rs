@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use std::sync::Arc;
 
-use csp_core::{Cmp, Expr, ExprOp, Model, ModelError, Relation, Strength, TableCell, Tuples, VarId};
+use csp_core::{Cmp, Expr, Model, ModelError, Relation, Strength, TableCell, Tuples, VarId};
 
 use crate::error::{Error, Position, Result};
 use crate::ir::{Cell, CmpOp, Condition, Constraint, Ex, Located, Op, Operand};
@@ -104,10 +104,7 @@ fn to_expr(e: &Ex) -> Expr {
     match e {
         Ex::Int(k) => Expr::Const(*k),
         Ex::Var(v) => Expr::Var(*v),
-        Ex::Call(op, args) => Expr::Call(
-            ExprOp::from_name(op.name()).expect("every XCSP3 operator exists in csp-core"),
-            args.iter().map(to_expr).collect(),
-        ),
+        Ex::Call(op, args) => Expr::Call(*op, args.iter().map(to_expr).collect()),
     }
 }
 
