@@ -13,6 +13,7 @@
 mod error;
 mod args;
 mod chart;
+mod comparison;
 mod input;
 mod instance;
 mod interrupt;

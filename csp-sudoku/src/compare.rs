@@ -1,7 +1,7 @@
 //! Comparing search strategies on a set of puzzles, as in the evaluation of the
 //! seed paper (003): nodes expanded, backtracks and time per strategy.
 
-use csp_core::{Strategy, Strength};
+use csp_core::{Stats, Strategy, Strength};
 use serde::Serialize;
 
 use crate::defaults::default_strategy;
@@ -75,30 +75,47 @@ pub struct Summary {
 
 /// Summarises one contender's reports.
 pub fn summarise(contender: &Contender, reports: &[SolveReport]) -> Summary {
-    let count = |s: Status| reports.iter().filter(|r| r.status == s).count();
-    let mut nodes: Vec<u64> = reports.iter().map(|r| r.stats.nodes).collect();
+    let runs: Vec<(Status, &Stats)> = reports.iter().map(|r| (r.status, &r.stats)).collect();
+    summarise_runs(
+        contender.label(),
+        contender.model.to_string(),
+        contender.strategy.to_string(),
+        &runs,
+    )
+}
+
+/// Summarises runs of any model (each a status and its statistics): the figures of a
+/// comparison row, for Sudoku puzzles as for instances read from files.
+pub fn summarise_runs(
+    contender: String,
+    model: String,
+    strategy: String,
+    runs: &[(Status, &Stats)],
+) -> Summary {
+    let count = |s: Status| runs.iter().filter(|r| r.0 == s).count();
+    let mut nodes: Vec<u64> = runs.iter().map(|r| r.1.nodes).collect();
     nodes.sort_unstable();
-    let n = reports.len().max(1) as f64;
-    let sum = |f: &dyn Fn(&SolveReport) -> f64| reports.iter().map(f).sum::<f64>();
+    let n = runs.len().max(1) as f64;
+    let sum = |f: &dyn Fn(&Stats) -> f64| runs.iter().map(|r| f(r.1)).sum::<f64>();
     let median = match nodes.len() {
         0 => 0.0,
         len if len % 2 == 1 => nodes[len / 2] as f64,
         len => (nodes[len / 2 - 1] + nodes[len / 2]) as f64 / 2.0,
     };
-    let time_total = sum(&|r| r.stats.elapsed.as_secs_f64() * 1000.0);
+    let time_total = sum(&|s| s.elapsed.as_secs_f64() * 1000.0);
     Summary {
-        contender: contender.label(),
-        model: contender.model.to_string(),
-        strategy: contender.strategy.to_string(),
-        puzzles: reports.len(),
+        contender,
+        model,
+        strategy,
+        puzzles: runs.len(),
         solved: count(Status::Solved),
         unsatisfiable: count(Status::Unsatisfiable),
         limit: count(Status::Limit),
-        nodes_mean: sum(&|r| r.stats.nodes as f64) / n,
+        nodes_mean: sum(&|s| s.nodes as f64) / n,
         nodes_median: median,
         nodes_max: nodes.last().copied().unwrap_or(0),
-        backtracks_mean: sum(&|r| r.stats.backtracks as f64) / n,
-        checks_mean: sum(&|r| r.stats.checks as f64) / n,
+        backtracks_mean: sum(&|s| s.backtracks as f64) / n,
+        checks_mean: sum(&|s| s.checks as f64) / n,
         time_ms_mean: time_total / n,
         time_ms_total: time_total,
     }

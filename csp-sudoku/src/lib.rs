@@ -54,7 +54,7 @@ mod solve;
 mod units;
 
 pub use checked_hint::{CheckedHint, HintProblem, checked_hint, checked_hint_within};
-pub use compare::{Contender, Summary, default_contenders, summarise};
+pub use compare::{Contender, Summary, default_contenders, summarise, summarise_runs};
 pub use defaults::{
     PerOrder, default_branching, default_config, default_locked, default_model, default_strategy,
 };

@@ -7,10 +7,11 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use csp_core::{Limits, Outcome, SearchConfig, Solver, Stats, Strategy};
-use csp_sudoku::Summary;
+use csp_sudoku::{Status, Summary, summarise_runs};
 
 use super::{InstanceArgs, Loaded, load};
 use crate::args::{parse_restarts, parse_seconds};
+use crate::comparison::{Labels, svg_error, write_csv, write_table};
 use crate::error::usage;
 use crate::error::{CliError, EXIT_OK};
 
@@ -80,67 +81,48 @@ fn strategies(args: &CompareArgs) -> Result<Vec<Strategy>, CliError> {
     Ok(out)
 }
 
-/// One run: the outcome kind and the statistics.
+/// One run: how it ended and its statistics.
 #[derive(Clone)]
 struct Run {
-    /// 0 solved, 1 unsatisfiable, 2 limit.
-    kind: u8,
+    status: Status,
     stats: Stats,
 }
 
 fn run_one(loaded: &Loaded, config: &SearchConfig, count: bool) -> Run {
     let Ok(mut solver) = Solver::new(loaded.model(), config.clone()) else {
         return Run {
-            kind: 2,
+            status: Status::Limit,
             stats: Stats::default(),
         };
     };
-    let kind = if count {
+    let status = if count {
         let c = solver.count();
         match (c.limit, c.solutions) {
-            (Some(_), _) => 2,
-            (None, 0) => 1,
-            (None, _) => 0,
+            (Some(_), _) => Status::Limit,
+            (None, 0) => Status::Unsatisfiable,
+            (None, _) => Status::Solved,
         }
     } else {
         match solver.solve() {
-            Outcome::Solved(_) => 0,
-            Outcome::Unsatisfiable => 1,
-            Outcome::Limit(_) => 2,
+            Outcome::Solved(_) => Status::Solved,
+            Outcome::Unsatisfiable => Status::Unsatisfiable,
+            Outcome::Limit(_) => Status::Limit,
         }
     };
     Run {
-        kind,
+        status,
         stats: solver.stats().clone(),
     }
 }
 
 fn summarise(strategy: &Strategy, runs: &[Run]) -> Summary {
-    let n = runs.len().max(1) as f64;
-    let mut nodes: Vec<u64> = runs.iter().map(|r| r.stats.nodes).collect();
-    nodes.sort_unstable();
-    let median = match nodes.len() {
-        0 => 0.0,
-        k if k % 2 == 1 => nodes[k / 2] as f64,
-        k => (nodes[k / 2 - 1] + nodes[k / 2]) as f64 / 2.0,
-    };
-    let total_ms: f64 = runs.iter().map(|r| r.stats.elapsed.as_secs_f64() * 1000.0).sum();
-    Summary {
-        contender: strategy.to_string(),
-        model: "instance".into(),
-        strategy: strategy.to_string(),
-        puzzles: runs.len(),
-        solved: runs.iter().filter(|r| r.kind == 0).count(),
-        unsatisfiable: runs.iter().filter(|r| r.kind == 1).count(),
-        limit: runs.iter().filter(|r| r.kind == 2).count(),
-        nodes_mean: nodes.iter().sum::<u64>() as f64 / n,
-        nodes_median: median,
-        nodes_max: nodes.last().copied().unwrap_or(0),
-        backtracks_mean: runs.iter().map(|r| r.stats.backtracks).sum::<u64>() as f64 / n,
-        checks_mean: runs.iter().map(|r| r.stats.checks).sum::<u64>() as f64 / n,
-        time_ms_mean: total_ms / n,
-        time_ms_total: total_ms,
-    }
+    let runs: Vec<(Status, &Stats)> = runs.iter().map(|r| (r.status, &r.stats)).collect();
+    summarise_runs(
+        strategy.to_string(),
+        "instance".into(),
+        strategy.to_string(),
+        &runs,
+    )
 }
 
 /// Runs `csp compare`.
@@ -217,8 +199,8 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         .collect();
     let mut out = std::io::stdout().lock();
     let written = match args.format {
-        CompareFormat::Table => write_table(&mut out, &summaries),
-        CompareFormat::Csv => write_csv(&mut out, &summaries),
+        CompareFormat::Table => write_table(&mut out, &summaries, LABELS),
+        CompareFormat::Csv => write_csv(&mut out, &summaries, LABELS),
         CompareFormat::Json => writeln!(
             out,
             "{}",
@@ -236,60 +218,9 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     Ok(EXIT_OK)
 }
 
-fn svg_error(path: &std::path::Path, source: std::io::Error) -> CliError {
-    CliError::Io {
-        context: format!("cannot write {}", path.display()),
-        source,
-    }
-}
-
-fn write_table(out: &mut impl Write, rows: &[Summary]) -> std::io::Result<()> {
-    let width = rows.iter().map(|r| r.contender.len()).max().unwrap_or(8).max(8);
-    writeln!(
-        out,
-        "{:<width$} {:>9} {:>7} {:>12} {:>10} {:>10} {:>12} {:>10} {:>10}",
-        "strategy", "answered", "limit", "nodes mean", "median", "max", "backtracks", "ms mean", "ms total"
-    )?;
-    for r in rows {
-        writeln!(
-            out,
-            "{:<width$} {:>9} {:>7} {:>12.1} {:>10.1} {:>10} {:>12.1} {:>10.3} {:>10.1}",
-            r.contender,
-            format!("{}/{}", r.solved + r.unsatisfiable, r.puzzles),
-            r.limit,
-            r.nodes_mean,
-            r.nodes_median,
-            r.nodes_max,
-            r.backtracks_mean,
-            r.time_ms_mean,
-            r.time_ms_total
-        )?;
-    }
-    Ok(())
-}
-
-fn write_csv(out: &mut impl Write, rows: &[Summary]) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "strategy,instances,solved,unsatisfiable,limit,nodes_mean,nodes_median,nodes_max,backtracks_mean,checks_mean,time_ms_mean,time_ms_total"
-    )?;
-    for r in rows {
-        writeln!(
-            out,
-            "{},{},{},{},{},{:.3},{:.1},{},{:.3},{:.3},{:.4},{:.3}",
-            r.strategy,
-            r.puzzles,
-            r.solved,
-            r.unsatisfiable,
-            r.limit,
-            r.nodes_mean,
-            r.nodes_median,
-            r.nodes_max,
-            r.backtracks_mean,
-            r.checks_mean,
-            r.time_ms_mean,
-            r.time_ms_total
-        )?;
-    }
-    Ok(())
-}
+/// Instances, whose model is the file's.
+const LABELS: Labels = Labels {
+    answered: "answered",
+    runs: "instances",
+    model_column: false,
+};

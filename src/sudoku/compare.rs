@@ -7,10 +7,11 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use csp_core::{Branching, Limits, SearchConfig, Strategy};
-use csp_sudoku::{Contender, ModelKind, PerOrder, SolveReport, Summary, default_contenders, summarise};
+use csp_sudoku::{Contender, ModelKind, PerOrder, SolveReport, default_contenders, summarise};
 
 use crate::args::parse_seconds;
 use crate::chart;
+use crate::comparison::{Labels, svg_error, write_csv, write_table};
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED, usage, written};
 use crate::input::{self, Input, InputArgs, NumberedPuzzle, Puzzles};
 use crate::interrupt;
@@ -165,8 +166,8 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     }
     let mut out = std::io::stdout().lock();
     let result = match args.format {
-        CompareFormat::Table => write_table(&mut out, &summaries),
-        CompareFormat::Csv => write_csv(&mut out, &summaries),
+        CompareFormat::Table => write_table(&mut out, &summaries, LABELS),
+        CompareFormat::Csv => write_csv(&mut out, &summaries, LABELS),
         CompareFormat::Json => writeln!(
             out,
             "{}",
@@ -182,61 +183,9 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     Ok(if skipped == 0 { EXIT_OK } else { EXIT_UNSOLVED })
 }
 
-fn svg_error(path: &std::path::Path, source: std::io::Error) -> CliError {
-    CliError::Io {
-        context: format!("cannot write {}", path.display()),
-        source,
-    }
-}
-
-fn write_table(out: &mut impl Write, rows: &[Summary]) -> std::io::Result<()> {
-    let width = rows.iter().map(|r| r.contender.len()).max().unwrap_or(8).max(8);
-    writeln!(
-        out,
-        "{:<width$} {:>7} {:>7} {:>12} {:>10} {:>10} {:>12} {:>10} {:>10}",
-        "strategy", "solved", "limit", "nodes mean", "median", "max", "backtracks", "ms mean", "ms total"
-    )?;
-    for r in rows {
-        writeln!(
-            out,
-            "{:<width$} {:>7} {:>7} {:>12.1} {:>10.1} {:>10} {:>12.1} {:>10.3} {:>10.1}",
-            r.contender,
-            format!("{}/{}", r.solved + r.unsatisfiable, r.puzzles),
-            r.limit,
-            r.nodes_mean,
-            r.nodes_median,
-            r.nodes_max,
-            r.backtracks_mean,
-            r.time_ms_mean,
-            r.time_ms_total
-        )?;
-    }
-    Ok(())
-}
-
-fn write_csv(out: &mut impl Write, rows: &[Summary]) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "model,strategy,puzzles,solved,unsatisfiable,limit,nodes_mean,nodes_median,nodes_max,backtracks_mean,checks_mean,time_ms_mean,time_ms_total"
-    )?;
-    for r in rows {
-        writeln!(
-            out,
-            "{},{},{},{},{},{},{:.3},{:.1},{},{:.3},{:.3},{:.4},{:.3}",
-            r.model,
-            r.strategy,
-            r.puzzles,
-            r.solved,
-            r.unsatisfiable,
-            r.limit,
-            r.nodes_mean,
-            r.nodes_median,
-            r.nodes_max,
-            r.backtracks_mean,
-            r.checks_mean,
-            r.time_ms_mean,
-            r.time_ms_total
-        )?;
-    }
-    Ok(())
-}
+/// Puzzles, one model per row.
+const LABELS: Labels = Labels {
+    answered: "solved",
+    runs: "puzzles",
+    model_column: true,
+};
