@@ -142,12 +142,7 @@ pub fn run(args: CountArgs) -> Result<u8, CliError> {
                         },
                         Some(l),
                     ) => {
-                        let s_line = match (first.is_some(), limit) {
-                            (true, _) => "s SATISFIABLE",
-                            (false, None) => "s UNSATISFIABLE",
-                            (false, Some(_)) => "s UNKNOWN",
-                        };
-                        let _ = writeln!(out, "{s_line}");
+                        let _ = writeln!(out, "{}", super::status_line(first.is_some(), *limit));
                         if let Some(s) = first {
                             let _ = writeln!(out, "{}", l.xcsp(s));
                         }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Args, ValueEnum};
-use csp_core::{Inference, Model, SearchConfig, Stats, Strategy, Strength, ValueOrder, VarOrder};
+use csp_core::{Inference, LimitKind, Model, SearchConfig, Stats, Strategy, Strength, ValueOrder, VarOrder};
 use csp_xcsp::{Instance, PostOptions};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -201,6 +201,16 @@ pub fn check_inputs(files: &[PathBuf], args: &InstanceArgs) -> Result<(), CliErr
 /// reports what it has, and the program exits with 130 or 143.
 pub fn cancel_flag() -> Arc<AtomicBool> {
     crate::interrupt::flag()
+}
+
+/// The `s` line of the XCSP competition output: a solution found, none (and no limit cut
+/// the search short), or neither known.
+pub fn status_line(found: bool, limit: Option<LimitKind>) -> &'static str {
+    match (found, limit) {
+        (true, _) => "s SATISFIABLE",
+        (false, None) => "s UNSATISFIABLE",
+        (false, Some(_)) => "s UNKNOWN",
+    }
 }
 
 /// The statistics as a JSON object (flattened into each answer).

@@ -171,12 +171,7 @@ fn write_answer(
                     },
                     Some(l),
                 ) => {
-                    let s_line = match (solutions.is_empty(), limit) {
-                        (false, _) => "s SATISFIABLE",
-                        (true, None) => "s UNSATISFIABLE",
-                        (true, Some(_)) => "s UNKNOWN",
-                    };
-                    let _ = writeln!(out, "{s_line}");
+                    let _ = writeln!(out, "{}", super::status_line(!solutions.is_empty(), *limit));
                     for s in solutions {
                         let _ = writeln!(out, "{}", l.xcsp(s));
                     }

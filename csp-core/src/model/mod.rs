@@ -367,8 +367,8 @@ impl Model {
     ) -> Option<Arc<T>> {
         if self.compiled.get().is_none() {
             let built: Arc<dyn Any + Send + Sync> = Arc::new(build(self)?);
-            // Another clone sharing nothing with this one cannot race here: `compiled`
-            // belongs to this model value.
+            // Threads sharing this model may race to here: whichever sets it first wins,
+            // and both read that one below (the builds are equal).
             let _ = self.compiled.set(built);
         }
         let any = self.compiled.get().expect("compiled just now").clone();
