@@ -178,6 +178,7 @@ impl StrategyArgs {
             limits: limits.limits(),
             probing: self.probe,
             branching: self.branching.unwrap_or(Branching::Variables),
+            max_trail: SearchConfig::DEFAULT_MAX_TRAIL,
         })
     }
 }

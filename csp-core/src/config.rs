@@ -337,6 +337,13 @@ pub struct SearchConfig {
     pub probing: bool,
     /// What a decision branches on. Default: variables.
     pub branching: Branching,
+    /// The most undo records (16 bytes each) the trail holds. Past it, the records of
+    /// the oldest decision levels are dropped and such a level is rebuilt, when search
+    /// backtracks to it, from a copy of the root domains by replaying the decisions
+    /// above it: memory stays bounded on deep searches whose nodes change many domains,
+    /// at the price of that replay. Nodes, solutions and statistics are the same either
+    /// way. Default: [`SearchConfig::DEFAULT_MAX_TRAIL`].
+    pub max_trail: usize,
 }
 
 impl Default for SearchConfig {
@@ -349,11 +356,17 @@ impl Default for SearchConfig {
             limits: Limits::default(),
             probing: false,
             branching: Branching::Variables,
+            max_trail: SearchConfig::DEFAULT_MAX_TRAIL,
         }
     }
 }
 
 impl SearchConfig {
+    /// The default [`SearchConfig::max_trail`]: 2^20 records, 16 MB. Most searches stay far
+    /// below it (a Sudoku keeps a few hundred); deep forward checking on a large board
+    /// reaches it.
+    pub const DEFAULT_MAX_TRAIL: usize = 1 << 20;
+
     /// A configuration with this strategy and the other defaults.
     pub fn with_strategy(strategy: Strategy) -> Self {
         SearchConfig {

@@ -383,6 +383,29 @@ fn check_all_strategies(model: &Model, expected: &[Vec<i32>], what: &str) -> Res
             strategy
         );
 
+        // With no trail kept at all, every backtrack rebuilds its level from the root:
+        // the same nodes, in the same order, with the same statistics.
+        let rebuilding = SearchConfig {
+            max_trail: 0,
+            ..SearchConfig::with_strategy(strategy)
+        };
+        let mut rebuilt = Solver::new(model, rebuilding).unwrap();
+        let found_rebuilt: Vec<Vec<i32>> = rebuilt.solutions().collect();
+        prop_assert_eq!(
+            &found_rebuilt,
+            &found,
+            "{} {}: order without a trail",
+            what,
+            strategy
+        );
+        prop_assert_eq!(
+            without_time(rebuilt.stats()),
+            without_time(s.stats()),
+            "{} {}: stats without a trail",
+            what,
+            strategy
+        );
+
         let mut one = solver(model, strategy);
         match one.solve() {
             Outcome::Solved(sol) => {
@@ -404,9 +427,15 @@ fn check_all_strategies(model: &Model, expected: &[Vec<i32>], what: &str) -> Res
 
         // Restarts after every node or two: the nogoods recorded at each restart keep the
         // enumeration exact.
-        for scale in [1, 2] {
+        // The same without a trail (`max_trail` 0): the restarts then rebuild the run.
+        for (scale, max_trail) in [
+            (1, SearchConfig::DEFAULT_MAX_TRAIL),
+            (2, SearchConfig::DEFAULT_MAX_TRAIL),
+            (2, 0),
+        ] {
             let config = SearchConfig {
                 restarts: Some(Restarts::Luby { scale }),
+                max_trail,
                 ..SearchConfig::with_strategy(strategy)
             };
             let mut restarting = Solver::new(model, config.clone()).unwrap();

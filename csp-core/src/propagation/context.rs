@@ -76,6 +76,34 @@ impl PropagationContext<'_> {
         Ok(true)
     }
 
+    /// Removes `value_of(j)` from every `vars[j]` but `vars[except]` and the assigned
+    /// variables: search assigns only values the pruning left, and the givens are checked
+    /// against each other before the search (`search/root.rs`). Skipping them keeps
+    /// their words, half the constraint's on average, out of the cache.
+    #[inline]
+    pub(crate) fn remove_from_open(
+        &mut self,
+        vars: &[VarId],
+        except: usize,
+        value_of: impl Fn(usize) -> i64,
+    ) -> Result<(), Conflict> {
+        let (assigned, track) = (self.assigned, self.track);
+        let (changed, pruned) = (&mut *self.changed, &mut *self.pruned);
+        self.store
+            .remove_from_each(
+                vars,
+                |j| j == except || assigned[vars[j].index()],
+                value_of,
+                |var| {
+                    *pruned += 1;
+                    if track {
+                        changed.push(var);
+                    }
+                },
+            )
+            .map_err(|_| Conflict)
+    }
+
     /// Keeps only the values whose bits are set in `mask` (layout of [`PropagationContext::bits`]).
     #[inline]
     pub fn retain_bits(&mut self, var: VarId, mask: &[u64]) -> Result<bool, Conflict> {

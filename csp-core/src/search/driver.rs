@@ -57,7 +57,9 @@ impl Solver<'_> {
             }
             Phase::Searching => {}
         }
-        if self.plan.compiled_fc {
+        // The compiled loop keeps every record (at most 64 per variable in its one-word
+        // domains): it takes over only a search that dropped none.
+        if self.plan.compiled_fc && self.store.kept_root().is_none() {
             return self.advance_compiled_fc();
         }
         loop {
@@ -125,6 +127,7 @@ impl Solver<'_> {
                     if self.assign(var, value) {
                         self.descend = true;
                     }
+                    self.bound_trail();
                 }
             }
         }
@@ -159,6 +162,10 @@ impl Solver<'_> {
         let top = self.state.frames.last_mut().expect("a frame");
         top.open = false;
         let (var, mark) = (top.var, top.mark);
+        if mark < self.store.floor() {
+            self.rebuild_top_level();
+            return;
+        }
         self.store.undo_to(mark);
         self.mark_unassigned(var);
     }

@@ -36,7 +36,8 @@ pub(super) struct ValueCursor {
     /// variable's word (its domain at `mark`, which each backtrack to it restores).
     /// Every search loop keeps both this and `last`, so one can carry on the other's.
     pub(super) untried: u64,
-    /// Pre-ordered values: `value_stack[start..start + len]`, next at `pos`.
+    /// Pre-ordered values: `value_stack[start..start + len]`, next at `pos`. Random
+    /// values: the `pos` values tried, sorted, at `value_stack[start..start + pos]`.
     pub(super) start: u32,
     pub(super) len: u32,
     pub(super) pos: u32,

@@ -37,6 +37,7 @@ mod inference;
 mod places;
 mod plan;
 mod probing;
+mod recompute;
 mod restarts;
 mod root;
 mod state;

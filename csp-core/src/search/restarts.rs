@@ -6,6 +6,7 @@
 
 use super::Solver;
 use super::frame::{Choice, Frame};
+use super::recompute::RunSummary;
 use crate::propagation::nogoods::Added;
 use crate::var::VarId;
 
@@ -33,22 +34,11 @@ impl Solver<'_> {
     /// subtree the run finished becomes a nogood, propagated at the root. Returns `false`
     /// if that leaves no solution.
     pub(super) fn restart(&mut self) -> bool {
-        // The decision of each frame, bottom up, and each branch a frame finished.
-        let mut path = vec![(VarId(0), 0); self.state.frames.len()];
-        let mut finished = Vec::new();
-        while let Some(frame) = self.state.frames.last().copied() {
-            let depth = self.state.frames.len() - 1;
-            let decision = frame.open.then(|| self.state.value[frame.var.index()]);
-            if frame.open {
-                self.undo_node();
-            }
-            // The store is back at the frame's mark: the domain its values came from.
-            path[depth] = (frame.var, decision.unwrap_or_default());
-            for (var, value) in self.finished_branches(&frame, decision) {
-                finished.push((depth, var, value));
-            }
-            self.state.frames.pop();
-        }
+        let (path, finished) = if self.levels_dropped() {
+            self.summarise_dropped_run()
+        } else {
+            self.summarise_run()
+        };
         self.state.value_stack.clear();
         self.store.undo_to(self.root_mark);
         self.state.settled = 0;
@@ -67,9 +57,30 @@ impl Solver<'_> {
         holds
     }
 
+    /// The decision of each frame, bottom up, and each branch a frame finished, undoing
+    /// the frames top down.
+    fn summarise_run(&mut self) -> RunSummary {
+        let mut path = vec![(VarId(0), 0); self.state.frames.len()];
+        let mut finished = Vec::new();
+        while let Some(frame) = self.state.frames.last().copied() {
+            let depth = self.state.frames.len() - 1;
+            let decision = frame.open.then(|| self.state.value[frame.var.index()]);
+            if frame.open {
+                self.undo_node();
+            }
+            // The store is back at the frame's mark: the domain its values came from.
+            path[depth] = (frame.var, decision.unwrap_or_default());
+            for (var, value) in self.finished_branches(&frame, decision) {
+                finished.push((depth, var, value));
+            }
+            self.state.frames.pop();
+        }
+        (path, finished)
+    }
+
     /// The branches `frame` finished, as assignments: tried (or skipped as inconsistent)
     /// and not the `decision` still open. Reads the store at the frame's mark.
-    fn finished_branches(&self, frame: &Frame, decision: Option<i32>) -> Vec<(VarId, i32)> {
+    pub(super) fn finished_branches(&self, frame: &Frame, decision: Option<i32>) -> Vec<(VarId, i32)> {
         if let Choice::Places(places) = frame.choice {
             // The places tried; the last one is still open if the frame is.
             let done = usize::from(places.tried) - usize::from(frame.open);

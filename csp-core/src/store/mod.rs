@@ -6,6 +6,7 @@
 
 use crate::var::VarId;
 
+mod bounded;
 mod uniform;
 mod values;
 
@@ -52,6 +53,14 @@ pub(crate) struct Store {
     /// The base shared by every domain when each is one word at its variable's index
     /// (`words[v]` is the domain of `v`): the layout of most models, every Sudoku among them.
     uniform: Option<i32>,
+    /// How many entries were dropped from the front of the trail (`bounded.rs`):
+    /// `trail[i]` is entry `dropped + i`, and no mark below `dropped` can be undone to.
+    dropped: usize,
+    /// The domains at the search's root, kept once entries are dropped (`bounded.rs`).
+    root: Option<bounded::RootDomains>,
+    /// A mark at which the domains are those the store was built with, if any: up to it
+    /// every change is on the trail (`bounded.rs` restores such a root without a copy).
+    initial_at: Option<Mark>,
 }
 
 /// A position on the trail; [`Store::undo_to`] restores the domains as they were.
@@ -68,6 +77,9 @@ impl Store {
             size: Vec::new(),
             trail: Vec::with_capacity(1024),
             uniform: None,
+            dropped: 0,
+            root: None,
+            initial_at: Some(0),
         };
         for (base, bits) in domains {
             store
@@ -239,6 +251,51 @@ impl Store {
         }
         self.clear_present(var, word, mask);
         true
+    }
+
+    /// Removes `value_of(j)` from each `vars[j]` for which `skip(j)` is false, in one
+    /// pass over plain slices: an assigned all-different view reaches every variable of
+    /// its constraint. Calls `removed(var)` for each change; stops at the first variable
+    /// left empty and returns it.
+    #[inline]
+    pub(crate) fn remove_from_each(
+        &mut self,
+        vars: &[VarId],
+        skip: impl Fn(usize) -> bool,
+        value_of: impl Fn(usize) -> i64,
+        mut removed: impl FnMut(VarId),
+    ) -> Result<(), VarId> {
+        let (words, size, trail) = (&mut self.words, &mut self.size, &mut self.trail);
+        for (j, &var) in vars.iter().enumerate() {
+            if skip(j) {
+                continue;
+            }
+            let v = var.index();
+            let start = self.word_start[v] as usize;
+            let width = (self.word_start[v + 1] as usize - start) as i64 * 64;
+            let bit = value_of(j) - i64::from(self.base[v]);
+            if !(0..width).contains(&bit) {
+                continue;
+            }
+            let word = start + (bit / 64) as usize;
+            let old = words[word];
+            let mask = 1u64 << (bit % 64);
+            if old & mask == 0 {
+                continue;
+            }
+            trail.push(TrailEntry {
+                word: word as u32,
+                old_size: size[v],
+                old_bits: old,
+            });
+            words[word] = old & !mask;
+            size[v] -= 1;
+            removed(var);
+            if size[v] == 0 {
+                return Err(var);
+            }
+        }
+        Ok(())
     }
 
     /// Clears the set bits `mask` of word `word`, which belongs to `var`.
@@ -419,21 +476,23 @@ impl Store {
 
     #[inline]
     pub(crate) fn mark(&self) -> Mark {
-        self.trail.len()
+        self.dropped + self.trail.len()
     }
 
-    /// Restores every domain as it was at `mark`.
+    /// Restores every domain as it was at `mark`, which must not lie below
+    /// [`Store::floor`].
     pub(crate) fn undo_to(&mut self, mark: Mark) {
         if let Some(mut uniform) = self.uniform_mut() {
             // Word `i` is variable `i`'s: no owner lookup.
             uniform.undo_to(mark);
             return;
         }
-        for entry in self.trail[mark..].iter().rev() {
+        let keep = mark - self.dropped;
+        for entry in self.trail[keep..].iter().rev() {
             self.words[entry.word as usize] = entry.old_bits;
             self.size[self.owner[entry.word as usize] as usize] = entry.old_size;
         }
-        self.trail.truncate(mark);
+        self.trail.truncate(keep);
     }
 }
 

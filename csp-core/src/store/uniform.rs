@@ -13,12 +13,14 @@ pub(crate) struct UniformStore<'a> {
     pub(crate) size: &'a mut [u32],
     pub(crate) base: i32,
     pub(super) trail: &'a mut Vec<TrailEntry>,
+    /// [`Store`]'s count of entries dropped from the trail's front.
+    pub(super) dropped: usize,
 }
 
 impl UniformStore<'_> {
     #[inline(always)]
     pub(crate) fn mark(&self) -> Mark {
-        self.trail.len()
+        self.dropped + self.trail.len()
     }
 
     /// Removes `bits` (a non-empty subset of its word) from `var`; returns the new word.
@@ -58,11 +60,12 @@ impl UniformStore<'_> {
     /// [`Store::undo_to`].
     #[inline(always)]
     pub(crate) fn undo_to(&mut self, mark: Mark) {
-        for entry in self.trail[mark..].iter().rev() {
+        let keep = mark - self.dropped;
+        for entry in self.trail[keep..].iter().rev() {
             self.words[entry.word as usize] = entry.old_bits;
             self.size[entry.word as usize] = entry.old_size;
         }
-        self.trail.truncate(mark);
+        self.trail.truncate(keep);
     }
 }
 
@@ -88,6 +91,7 @@ impl Store {
             size: &mut self.size,
             base,
             trail: &mut self.trail,
+            dropped: self.dropped,
         })
     }
 
@@ -120,6 +124,7 @@ impl Store {
     /// made before its root mark): one masked write and a size.
     pub(crate) fn retain_word_for_good(&mut self, var: VarId, mask: u64) {
         debug_assert!(self.uniform.is_some(), "one word per variable");
+        self.initial_at = None;
         let word = &mut self.words[var.index()];
         *word &= mask;
         self.size[var.index()] = word.count_ones();

@@ -130,14 +130,7 @@ impl AllDifferent {
             }
             return Ok(());
         }
-        for (j, (&other, &offset)) in self.vars.iter().zip(&self.offsets).enumerate() {
-            if j != local {
-                if let Ok(v) = i32::try_from(view - i64::from(offset)) {
-                    ctx.remove(other, v)?;
-                }
-            }
-        }
-        Ok(())
+        ctx.remove_from_open(&self.vars, local, |j| view - i64::from(self.offsets[j]))
     }
 }
 

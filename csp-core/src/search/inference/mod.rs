@@ -19,6 +19,13 @@ impl Solver<'_> {
         self.stats.max_depth = self.stats.max_depth.max(self.state.frames.len() as u64);
         let top = self.state.frames.last_mut().expect("a frame");
         top.open = true;
+        self.decide(var, value)
+    }
+
+    /// The decision `var = value` and its inference, without the node's bookkeeping:
+    /// also how a level is replayed (`recompute.rs`). Returns `false` if it failed.
+    #[inline]
+    pub(super) fn decide(&mut self, var: VarId, value: i32) -> bool {
         let removed = self.store.fix(var, value);
         self.mark_assigned(var, value);
         // Under MAC, a forced assignment that removed nothing changes no domain, and `var`

@@ -1,12 +1,14 @@
 //! Value orders, one file per kind: [`ascending`] (walks the domain, nothing stored),
-//! [`preordered`] (descending and random: the values are laid on the value stack when
-//! the frame is made) and [`lcv`]. This module makes frames and hands out their next
+//! [`random`] (draws each value when it is needed, keeping the tried ones),
+//! [`preordered`] (descending: the values are laid on the value stack when the frame is
+//! made) and [`lcv`]. This module makes frames and hands out their next
 //! value; under inference `none` a value that disagrees with an assigned neighbour is
 //! skipped and is not a node.
 
 pub(super) mod ascending;
 pub(super) mod lcv;
 pub(super) mod preordered;
+pub(super) mod random;
 
 use super::Solver;
 use super::driver::clock_hit;
@@ -23,9 +25,8 @@ impl Solver<'_> {
         let start = self.state.value_stack.len() as u32;
         let stack = &mut self.state.value_stack;
         match self.config.strategy.value_order {
-            ValueOrder::Asc => {}
+            ValueOrder::Asc | ValueOrder::Random => {}
             ValueOrder::Desc => preordered::push_descending(stack, &self.store, var),
-            ValueOrder::Random => preordered::push_shuffled(stack, &self.store, var, &mut self.rng),
             ValueOrder::Lcv => {
                 let legality = Legality::new(&self.network, self.props, &self.state, &self.store);
                 let none = self.config.strategy.inference == Inference::None;
@@ -67,19 +68,27 @@ impl Solver<'_> {
         };
         let var = top.var;
         let check = self.config.strategy.inference == Inference::None;
-        let ordered = self.config.strategy.value_order != ValueOrder::Asc;
+        let order = self.config.strategy.value_order;
         let uniform = self.store.uniform_base();
-        let legality = Legality::new(&self.network, self.props, &self.state, &self.store);
         let found = loop {
-            let candidate = if ordered {
-                preordered::next(&mut cursor, &self.state.value_stack)
-            } else {
-                ascending::next(&mut cursor, &self.store, var, uniform)
+            let candidate = match order {
+                ValueOrder::Asc => ascending::next(&mut cursor, &self.store, var, uniform),
+                ValueOrder::Random => {
+                    let stack = &mut self.state.value_stack;
+                    random::next(&mut cursor, stack, &self.store, var, &mut self.rng)
+                }
+                _ => preordered::next(&mut cursor, &self.state.value_stack),
             };
             let Some(candidate) = candidate else {
                 break None;
             };
-            if !check || legality.agrees(var, candidate, &mut self.stats.checks) {
+            if !check
+                || Legality::new(&self.network, self.props, &self.state, &self.store).agrees(
+                    var,
+                    candidate,
+                    &mut self.stats.checks,
+                )
+            {
                 break Some(candidate);
             }
         };

@@ -1,8 +1,5 @@
-//! Values ordered when the frame is made (descending, random, LCV), laid on the value
-//! stack and read back one by one.
-
-use rand::seq::SliceRandom;
-use rand_chacha::ChaCha8Rng;
+//! Values ordered when the frame is made (descending, LCV), laid on the value stack
+//! and read back one by one.
 
 use crate::search::frame::ValueCursor;
 use crate::store::Store;
@@ -15,18 +12,6 @@ pub(in crate::search) fn push_descending(stack: &mut Vec<i32>, store: &Store, va
     stack[from..].reverse();
 }
 
-/// Random order: the domain shuffled by the search's seeded generator.
-pub(in crate::search) fn push_shuffled(
-    stack: &mut Vec<i32>,
-    store: &Store,
-    var: VarId,
-    rng: &mut ChaCha8Rng,
-) {
-    let from = stack.len();
-    stack.extend(store.values(var));
-    stack[from..].shuffle(rng);
-}
-
 /// The next value on the stack, or `None`.
 #[inline]
 pub(in crate::search) fn next(cursor: &mut ValueCursor, stack: &[i32]) -> Option<i32> {
@@ -37,7 +22,7 @@ pub(in crate::search) fn next(cursor: &mut ValueCursor, stack: &[i32]) -> Option
     Some(stack[(cursor.start + cursor.pos - 1) as usize])
 }
 
-/// The values tried so far.
+/// The values tried so far (random values too: [`super::random`] keeps them the same way).
 pub(in crate::search) fn tried(cursor: &ValueCursor, stack: &[i32]) -> Vec<i32> {
     let start = cursor.start as usize;
     stack[start..start + cursor.pos as usize].to_vec()
