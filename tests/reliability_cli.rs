@@ -585,13 +585,15 @@ fn a_signal_ends_a_batch_that_waits_for_input() {
 
 #[test]
 fn arbitrary_bytes_get_an_error_per_line_and_the_good_lines_are_solved() {
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(22);
     let good = nine_by_nine(50);
     let mut bytes = Vec::new();
     let mut expected = Vec::new(); // (line, good)
     for (k, puzzle) in good.lines().enumerate() {
-        let mut junk: Vec<u8> = (0..rng.gen_range(1..200)).map(|_| rng.r#gen::<u8>()).collect();
+        let mut junk: Vec<u8> = (0..rng.random_range(1..200))
+            .map(|_| rng.random::<u8>())
+            .collect();
         junk.retain(|b| !matches!(b, b'\n' | b'\r'));
         // Lines that are blank or comments are no puzzles; keep the junk a puzzle line.
         junk.insert(0, b'x');

@@ -2,7 +2,7 @@
 //! diagonal, and a greedy start that leaves only a few queens in conflict.
 
 use csp_core::{ConflictModel, LocalOutcome, LocalStats, MinConflicts, min_conflicts};
-use rand::{Rng, RngCore};
+use rand::{Rng, RngExt};
 use serde::Serialize;
 
 use crate::error::QueensError;
@@ -167,7 +167,7 @@ impl QueensConflicts {
 
     /// The full scan of every row: two passes (minimum and ties, then the chosen tie),
     /// each three sequential array streams; no allocation.
-    fn scan_min_conflicts(&self, var: usize, rng: &mut dyn RngCore) -> usize {
+    fn scan_min_conflicts(&self, var: usize, rng: &mut dyn Rng) -> usize {
         let n = self.n;
         let current = self.rows[var] as usize;
         let (mut best, mut ties) = (u32::MAX, 0u64);
@@ -183,7 +183,7 @@ impl QueensConflicts {
                 ties += 1;
             }
         }
-        let mut pick = rng.gen_range(0..ties);
+        let mut pick = rng.random_range(0..ties);
         for row in 0..n {
             if cost(row) == best {
                 if pick == 0 {
@@ -239,11 +239,11 @@ impl ConflictModel for QueensConflicts {
     /// most 4096 are) before taking the one with the fewest diagonal
     /// conflicts among them. Rows never conflict; only the last
     /// columns, where few rows are left, may end up on an attacked diagonal.
-    fn initialize(&mut self, rng: &mut dyn RngCore) {
+    fn initialize(&mut self, rng: &mut dyn Rng) {
         self.initialize_within(rng, &mut || false);
     }
 
-    fn initialize_within(&mut self, rng: &mut dyn RngCore, expired: &mut dyn FnMut() -> bool) -> bool {
+    fn initialize_within(&mut self, rng: &mut dyn Rng, expired: &mut dyn FnMut() -> bool) -> bool {
         // New counters are zero already: clearing them would touch every page of a large
         // board before the clock is first read.
         if self.dirty {
@@ -262,12 +262,12 @@ impl ConflictModel for QueensConflicts {
             // Few rows left: try each of them, from a random start; else sample.
             let exhaustive = free.len() <= GREEDY_SCAN_ALL;
             let tries = if exhaustive { free.len() } else { GREEDY_TRIES };
-            let start = rng.gen_range(0..free.len());
+            let start = rng.random_range(0..free.len());
             for t in 0..tries {
                 let i = if exhaustive {
                     (start + t) % free.len()
                 } else {
-                    rng.gen_range(0..free.len())
+                    rng.random_range(0..free.len())
                 };
                 let row = free[i] as usize;
                 let (d, u) = self.lines(col, row);
@@ -286,9 +286,9 @@ impl ConflictModel for QueensConflicts {
         true
     }
 
-    fn random_conflicted(&mut self, rng: &mut dyn RngCore) -> Option<usize> {
+    fn random_conflicted(&mut self, rng: &mut dyn Rng) -> Option<usize> {
         while !self.suspects.is_empty() {
-            let i = rng.gen_range(0..self.suspects.len());
+            let i = rng.random_range(0..self.suspects.len());
             let col = self.suspects[i] as usize;
             if self.conflicts(col, self.rows[col] as usize) > 0 {
                 return Some(col);
@@ -306,7 +306,7 @@ impl ConflictModel for QueensConflicts {
     /// 2. otherwise the minimum is at least 1, and a row with exactly one conflict is
     ///    drawn by rejection sampling (uniform among such rows);
     /// 3. if 64 samples find none, every row is scanned.
-    fn min_conflicts_value(&mut self, var: usize, rng: &mut dyn RngCore) -> usize {
+    fn min_conflicts_value(&mut self, var: usize, rng: &mut dyn Rng) -> usize {
         let current = self.rows[var] as usize;
         let own_free = self.conflicts(var, current) == 0;
         let mut zeros = u64::from(own_free);
@@ -322,7 +322,7 @@ impl ConflictModel for QueensConflicts {
             i += 1;
         }
         if zeros > 0 {
-            let mut pick = rng.gen_range(0..zeros);
+            let mut pick = rng.random_range(0..zeros);
             if own_free {
                 if pick == 0 {
                     return current;
@@ -340,7 +340,7 @@ impl ConflictModel for QueensConflicts {
             unreachable!("counted above");
         }
         for _ in 0..ONE_CONFLICT_TRIES {
-            let row = rng.gen_range(0..self.n);
+            let row = rng.random_range(0..self.n);
             if self.conflicts(var, row) == 1 {
                 return row;
             }

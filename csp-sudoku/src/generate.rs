@@ -14,7 +14,7 @@ use csp_core::{
     Inference, LimitKind, Limits, Outcome, SearchConfig, Solver, Strategy, TieBreak, ValueOrder, VarOrder,
 };
 use rand::seq::SliceRandom;
-use rand::{RngCore, SeedableRng};
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use thiserror::Error;
@@ -337,12 +337,12 @@ impl Generator {
     /// A random complete grid: the blank board solved with MRV, random tie-breaks, values
     /// in random order and maintained arc consistency (the order's default model). A search
     /// that runs past a node limit starts again with the next seed.
-    pub fn complete_grid(&self, rng: &mut dyn RngCore) -> Grid {
+    pub fn complete_grid(&self, rng: &mut dyn Rng) -> Grid {
         self.complete_grid_within(rng, &Budget::none())
             .expect("no limit without a budget")
     }
 
-    fn complete_grid_within(&self, rng: &mut dyn RngCore, budget: &Budget) -> Result<Grid, GenerateError> {
+    fn complete_grid_within(&self, rng: &mut dyn Rng, budget: &Budget) -> Result<Grid, GenerateError> {
         let cells = self.rules.cells().len() as u64;
         loop {
             if let Some(kind) = budget.spent() {
@@ -383,7 +383,7 @@ impl Generator {
     ///
     /// One pass suffices for minimality: removing clues never removes solutions, so a
     /// group whose removal broke uniqueness would break it again later.
-    pub fn reduce(&self, solution: &Grid, target: Option<usize>, rng: &mut dyn RngCore) -> Grid {
+    pub fn reduce(&self, solution: &Grid, target: Option<usize>, rng: &mut dyn Rng) -> Grid {
         self.reduce_within(solution, target, rng, &Budget::none())
             .expect("no limit without a budget")
     }
@@ -392,7 +392,7 @@ impl Generator {
         &self,
         solution: &Grid,
         target: Option<usize>,
-        rng: &mut dyn RngCore,
+        rng: &mut dyn Rng,
         budget: &Budget,
     ) -> Result<Grid, GenerateError> {
         let mut config = default_config(solution.order());

@@ -21,7 +21,7 @@ use csp_core::{
     min_conflicts,
 };
 use rand::seq::SliceRandom;
-use rand::{Rng, RngCore};
+use rand::{Rng, RngExt};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -47,7 +47,7 @@ fn check_givens(puzzle: &Grid) -> Result<(), LocalError> {
 }
 
 /// Fills each box's blank cells with a random permutation of the values the box misses.
-fn fill_boxes(units: &Units, givens: &[u8], cells: &mut [u8], rng: &mut dyn RngCore) {
+fn fill_boxes(units: &Units, givens: &[u8], cells: &mut [u8], rng: &mut dyn Rng) {
     let size = units.size();
     let mut missing = Vec::with_capacity(size);
     let mut blanks = Vec::with_capacity(size);
@@ -172,11 +172,11 @@ impl AnnealingModel for BoxSwaps {
         missing(&self.row_count) + missing(&self.col_count)
     }
 
-    fn random_move(&mut self, rng: &mut dyn RngCore) -> Option<[u16; 2]> {
+    fn random_move(&mut self, rng: &mut dyn Rng) -> Option<[u16; 2]> {
         if self.pairs.is_empty() {
             return None;
         }
-        Some(self.pairs[rng.gen_range(0..self.pairs.len())])
+        Some(self.pairs[rng.random_range(0..self.pairs.len())])
     }
 
     fn apply(&mut self, &[a, b]: &[u16; 2]) {
@@ -220,7 +220,7 @@ impl AnnealingModel for BoxSwaps {
     }
 
     /// Fills every box with a random permutation of its missing values.
-    fn initialize(&mut self, rng: &mut dyn RngCore) {
+    fn initialize(&mut self, rng: &mut dyn Rng) {
         self.cells.copy_from_slice(&self.givens);
         fill_boxes(self.units, &self.givens, &mut self.cells, rng);
         self.recount();
@@ -365,7 +365,7 @@ impl ConflictModel for CellConflicts {
     }
 
     /// Fills every box with a random permutation of its missing values.
-    fn initialize(&mut self, rng: &mut dyn RngCore) {
+    fn initialize(&mut self, rng: &mut dyn Rng) {
         self.cells.copy_from_slice(&self.givens);
         fill_boxes(self.units, &self.givens, &mut self.cells, rng);
         self.recount();
@@ -374,11 +374,11 @@ impl ConflictModel for CellConflicts {
     /// With probability `noise` a random other value; otherwise a value with the fewest
     /// conflicts, ties drawn uniformly among the values other than the current one (the
     /// current value only when it alone is best). One scan of the domain, no allocation.
-    fn min_conflicts_value(&mut self, var: usize, rng: &mut dyn RngCore) -> usize {
+    fn min_conflicts_value(&mut self, var: usize, rng: &mut dyn Rng) -> usize {
         let size = self.units.size();
         let current = self.value(var);
-        if self.noise > 0.0 && rng.gen_bool(self.noise) {
-            return (current + rng.gen_range(1..size)) % size;
+        if self.noise > 0.0 && rng.random_bool(self.noise) {
+            return (current + rng.random_range(1..size)) % size;
         }
         let (mut best, mut ties, mut choice) = (u32::MAX, 0u32, current);
         for value in (0..size).filter(|&v| v != current) {
@@ -387,7 +387,7 @@ impl ConflictModel for CellConflicts {
                 (best, ties, choice) = (c, 1, value);
             } else if c == best {
                 ties += 1;
-                if rng.gen_range(0..ties) == 0 {
+                if rng.random_range(0..ties) == 0 {
                     choice = value;
                 }
             }
@@ -616,8 +616,8 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(9);
         m.initialize(&mut rng);
         for step in 0..300 {
-            let var = rng.gen_range(0..m.num_vars());
-            m.set_value(var, rng.gen_range(0..9));
+            let var = rng.random_range(0..m.num_vars());
+            m.set_value(var, rng.random_range(0..9));
             let var = step % m.num_vars();
             let cell = usize::from(m.vars[var]);
             for value in 0..9 {

@@ -577,7 +577,7 @@ proptest::proptest! {
         seed in proptest::prelude::any::<u64>(),
         keep_percent in 20u64..70,
     ) {
-        use rand::{Rng, SeedableRng, seq::SliceRandom};
+        use rand::{RngExt, SeedableRng, seq::SliceRandom};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let size = order * order;
         let mut labels: Vec<u8> = (1..=size as u8).collect();
@@ -585,7 +585,7 @@ proptest::proptest! {
         let solution = pattern(order, &labels);
         let mut puzzle = solution.clone();
         for i in 0..size * size {
-            if rng.gen_range(0..100) >= keep_percent {
+            if rng.random_range(0..100) >= keep_percent {
                 puzzle.set_cell(i, 0).unwrap();
             }
         }

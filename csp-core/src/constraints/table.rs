@@ -672,7 +672,7 @@ impl Propagator for Table {
 
 #[cfg(test)]
 mod tests {
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
@@ -684,20 +684,20 @@ mod tests {
     fn sparse_rows_agree_with_dense_rows() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         for case in 0..400 {
-            let n = rng.gen_range(3..=4);
+            let n = rng.random_range(3..=4);
             let mut m = Model::new();
             let vars: Vec<VarId> = (0..n)
                 .map(|_| {
-                    let values: Vec<i32> = (0..5).filter(|_| rng.gen_bool(0.7)).collect();
+                    let values: Vec<i32> = (0..5).filter(|_| rng.random_bool(0.7)).collect();
                     m.add_var(Domain::from_values(if values.is_empty() { vec![0] } else { values }).unwrap())
                 })
                 .collect();
-            let negative = rng.gen_bool(0.5);
-            let count = rng.gen_range(0..150);
+            let negative = rng.random_bool(0.5);
+            let count = rng.random_range(0..150);
             let tuples: Vec<Vec<Option<i32>>> = (0..count)
                 .map(|_| {
                     (0..n)
-                        .map(|_| (negative || rng.gen_bool(0.9)).then(|| rng.gen_range(0..5)))
+                        .map(|_| (negative || rng.random_bool(0.9)).then(|| rng.random_range(0..5)))
                         .collect()
                 })
                 .collect();

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use rand::{Rng, RngCore, SeedableRng};
+use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
@@ -26,7 +26,7 @@ use super::LocalOutcome;
 ///
 /// ```
 /// use csp_core::{Annealing, AnnealingModel, LocalOutcome, anneal};
-/// use rand::{Rng, RngCore};
+/// use rand::{Rng, RngExt};
 ///
 /// /// Sort a permutation by swapping neighbours; cost = number of inversions.
 /// struct Sorting(Vec<u32>);
@@ -37,8 +37,8 @@ use super::LocalOutcome;
 ///         let v = &self.0;
 ///         (0..v.len()).map(|i| (i + 1..v.len()).filter(|&j| v[i] > v[j]).count() as u64).sum()
 ///     }
-///     fn random_move(&mut self, rng: &mut dyn RngCore) -> Option<usize> {
-///         Some(rng.gen_range(0..self.0.len() - 1))
+///     fn random_move(&mut self, rng: &mut dyn Rng) -> Option<usize> {
+///         Some(rng.random_range(0..self.0.len() - 1))
 ///     }
 ///     fn apply(&mut self, &i: &usize) { self.0.swap(i, i + 1) }
 ///     fn undo(&mut self, &i: &usize) { self.0.swap(i, i + 1) }
@@ -60,7 +60,7 @@ pub trait AnnealingModel {
 
     /// A random move from the current state, or `None` if the state has no neighbour
     /// (the run then ends).
-    fn random_move(&mut self, rng: &mut dyn RngCore) -> Option<Self::Move>;
+    fn random_move(&mut self, rng: &mut dyn Rng) -> Option<Self::Move>;
 
     /// Makes the move.
     fn apply(&mut self, mv: &Self::Move);
@@ -80,7 +80,7 @@ pub trait AnnealingModel {
 
     /// Builds the initial state, once at the start of a run. Default: keep the state the
     /// model was given.
-    fn initialize(&mut self, rng: &mut dyn RngCore) {
+    fn initialize(&mut self, rng: &mut dyn Rng) {
         let _ = rng;
     }
 }
@@ -244,7 +244,7 @@ pub fn anneal<M: AnnealingModel + ?Sized>(model: &mut M, config: &Annealing) -> 
         };
         stats.steps += 1;
         let delta = model.delta(&mv);
-        let accept = delta <= 0 || rng.r#gen::<f64>() < (-(delta as f64) / temperature).exp();
+        let accept = delta <= 0 || rng.random::<f64>() < (-(delta as f64) / temperature).exp();
         if accept {
             model.apply(&mv);
             cost = cost
@@ -291,10 +291,10 @@ mod tests {
             }
             c
         }
-        fn random_move(&mut self, rng: &mut dyn RngCore) -> Option<(usize, usize)> {
+        fn random_move(&mut self, rng: &mut dyn Rng) -> Option<(usize, usize)> {
             let n = self.0.len();
-            let a = rng.gen_range(0..n);
-            let b = (a + rng.gen_range(1..n)) % n;
+            let a = rng.random_range(0..n);
+            let b = (a + rng.random_range(1..n)) % n;
             Some((a, b))
         }
         fn apply(&mut self, &(a, b): &(usize, usize)) {
@@ -303,11 +303,11 @@ mod tests {
         fn undo(&mut self, mv: &(usize, usize)) {
             self.apply(mv);
         }
-        fn initialize(&mut self, rng: &mut dyn RngCore) {
+        fn initialize(&mut self, rng: &mut dyn Rng) {
             let n = self.0.len();
             self.0 = (0..n).collect();
             for i in (1..n).rev() {
-                let j = rng.gen_range(0..=i);
+                let j = rng.random_range(0..=i);
                 self.0.swap(i, j);
             }
         }
@@ -369,7 +369,7 @@ mod tests {
             fn cost(&self) -> u64 {
                 1
             }
-            fn random_move(&mut self, _: &mut dyn RngCore) -> Option<()> {
+            fn random_move(&mut self, _: &mut dyn Rng) -> Option<()> {
                 Some(())
             }
             fn apply(&mut self, _: &()) {}
@@ -409,7 +409,7 @@ mod tests {
             fn cost(&self) -> u64 {
                 1
             }
-            fn random_move(&mut self, _: &mut dyn RngCore) -> Option<()> {
+            fn random_move(&mut self, _: &mut dyn Rng) -> Option<()> {
                 None
             }
             fn apply(&mut self, _: &()) {}

@@ -13,7 +13,7 @@ mod min_conflicts;
 
 use std::cell::RefCell;
 
-use rand::{Rng, RngCore};
+use rand::{Rng, RngExt};
 
 use crate::model::Model;
 use crate::var::VarId;
@@ -72,9 +72,9 @@ pub trait ConflictModel {
 
     /// Makes the initial complete assignment (also on each restart). Default: a value
     /// drawn uniformly for each variable.
-    fn initialize(&mut self, rng: &mut dyn RngCore) {
+    fn initialize(&mut self, rng: &mut dyn Rng) {
         for var in 0..self.num_vars() {
-            let value = rng.gen_range(0..self.domain_size(var));
+            let value = rng.random_range(0..self.domain_size(var));
             self.set_value(var, value);
         }
     }
@@ -82,7 +82,7 @@ pub trait ConflictModel {
     /// [`ConflictModel::initialize`] for starts that take long on large models: stops
     /// early, returning `false`, once `expired` (asked now and then) says so; the
     /// assignment is then incomplete and is not read. Default: `initialize`, whole.
-    fn initialize_within(&mut self, rng: &mut dyn RngCore, expired: &mut dyn FnMut() -> bool) -> bool {
+    fn initialize_within(&mut self, rng: &mut dyn Rng, expired: &mut dyn FnMut() -> bool) -> bool {
         let _ = expired;
         self.initialize(rng);
         true
@@ -90,13 +90,13 @@ pub trait ConflictModel {
 
     /// A variable in conflict at its current value, drawn uniformly; `None` when there
     /// is none (a solution). Default: one scan with reservoir sampling.
-    fn random_conflicted(&mut self, rng: &mut dyn RngCore) -> Option<usize> {
+    fn random_conflicted(&mut self, rng: &mut dyn Rng) -> Option<usize> {
         let mut chosen = None;
         let mut seen = 0u32;
         for var in 0..self.num_vars() {
             if self.conflicts(var, self.value(var)) > 0 {
                 seen += 1;
-                if rng.gen_range(0..seen) == 0 {
+                if rng.random_range(0..seen) == 0 {
                     chosen = Some(var);
                 }
             }
@@ -106,7 +106,7 @@ pub trait ConflictModel {
 
     /// A value of `var` with the fewest conflicts, ties drawn uniformly. Default: two
     /// scans of the domain (minimum and number of ties, then the chosen tie).
-    fn min_conflicts_value(&mut self, var: usize, rng: &mut dyn RngCore) -> usize {
+    fn min_conflicts_value(&mut self, var: usize, rng: &mut dyn Rng) -> usize {
         let size = self.domain_size(var);
         let (mut best, mut ties) = (u32::MAX, 0usize);
         for value in 0..size {
@@ -117,7 +117,7 @@ pub trait ConflictModel {
                 ties += 1;
             }
         }
-        let mut pick = rng.gen_range(0..ties.max(1));
+        let mut pick = rng.random_range(0..ties.max(1));
         (0..size)
             .find(|&value| {
                 if self.conflicts(var, value) != best {

@@ -2,7 +2,7 @@
 //! the general loop.
 
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::Solver;
@@ -11,20 +11,20 @@ use crate::{Domain, LimitKind, Model, Outcome, SearchConfig, Stats, Strength};
 /// A small random model: all-different constraints at random strengths and `!=`
 /// pairs over few values, so that propagation leaves many variables forced.
 fn random_model(rng: &mut ChaCha8Rng) -> Model {
-    let n = rng.gen_range(4..=8);
-    let k = rng.gen_range(2..=4);
+    let n = rng.random_range(4..=8);
+    let k = rng.random_range(2..=4);
     let mut m = Model::new();
     let vars = m.int_vars(n, 1, k).expect("a non-empty range");
-    for _ in 0..rng.gen_range(1..=3) {
+    for _ in 0..rng.random_range(1..=3) {
         let mut scope = vars.clone();
         scope.shuffle(rng);
-        scope.truncate(rng.gen_range(2..=n.min(k as usize)));
-        let strength = Strength::ALL[rng.gen_range(0..3)];
+        scope.truncate(rng.random_range(2..=n.min(k as usize)));
+        let strength = Strength::ALL[rng.random_range(0..3)];
         m.all_different_nary(&scope, strength)
             .expect("variables of this model");
     }
-    for _ in 0..rng.gen_range(0..=n) {
-        let (a, b) = (rng.gen_range(0..n), rng.gen_range(0..n));
+    for _ in 0..rng.random_range(0..=n) {
+        let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
         if a != b {
             m.not_equal(vars[a], vars[b]).expect("distinct variables");
         }

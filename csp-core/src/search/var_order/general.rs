@@ -5,7 +5,7 @@
 
 use std::cmp::Ordering;
 
-use rand::Rng;
+use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 use super::mrv_degree::UnassignedDegrees;
@@ -71,7 +71,7 @@ pub(in crate::search) fn scan(
             }
         } else if order == Ordering::Equal && rule.random_ties {
             ties += 1;
-            if rng.gen_range(0..ties) == 0 {
+            if rng.random_range(0..ties) == 0 {
                 best = Some((var, legal, weight, degree));
             }
         }
