@@ -88,11 +88,20 @@ impl Domain {
         self.base
     }
 
+    /// The number of 64-bit words of [`Domain::words`].
+    pub(crate) fn num_words(&self) -> usize {
+        self.bits.len().div_ceil(64).max(1)
+    }
+
     /// The domain as 64-bit words, bit `i` standing for `base + i`.
     pub(crate) fn words(&self) -> Vec<u64> {
-        let mut words = vec![0u64; self.bits.len().div_ceil(64).max(1)];
-        for i in self.bits.ones() {
-            words[i / 64] |= 1 << (i % 64);
+        let mut words = vec![0u64; self.num_words()];
+        // The bit set's blocks, whatever their width, laid into 64-bit words: a copy,
+        // not a walk over each value (a domain may hold millions).
+        let width = usize::BITS as usize;
+        for (i, &block) in self.bits.as_slice().iter().enumerate() {
+            let (word, shift) = (i * width / 64, i * width % 64);
+            words[word] |= (block as u64) << shift;
         }
         words
     }

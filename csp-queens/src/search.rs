@@ -18,17 +18,16 @@ pub const MAX_COUNT_N: usize = 20;
 
 /// The default way to find a first solution on an `n`-queens board: the all-different
 /// model, MRV with forward checking, random tie-breaks, values in random order, and
-/// Luby restarts with a unit run of `n` nodes (a run must be able to place every queen).
-/// Random ties and values spread the queens as a random placement would, so that a run
-/// rarely meets a dead end, and restarts cut off the runs that do (figures in
-/// `docs/performance.md`).
+/// Luby restarts with a unit run of `n + 64` nodes: a run can place every queen and then
+/// backtrack a little. Random ties and values spread the queens as a random placement
+/// would, so that a run rarely meets a dead end; a dead end near the bottom is often
+/// repaired within a few dozen nodes, and one that is not comes from far up, where
+/// starting afresh is cheaper (figures in `docs/performance.md`).
 pub fn default_solve(n: usize) -> (Encoding, SearchConfig) {
     let config = SearchConfig {
         strategy: Strategy::new(VarOrder::Mrv, ValueOrder::Random, Inference::Fc),
         tie_break: TieBreak::Random,
-        restarts: Some(Restarts::Luby {
-            scale: (n as u64).max(16),
-        }),
+        restarts: Some(Restarts::Luby { scale: n as u64 + 64 }),
         seed: 0,
         limits: Limits::default(),
         ..SearchConfig::default()

@@ -36,8 +36,6 @@ pub(crate) struct Network {
     pub(crate) fc_back: Rows<FcStep>,
     pub(crate) watches: Rows<Watch>,
     pub(crate) wakes: Wakes,
-    /// The initial domains, ready to be cloned into each search.
-    pub(crate) initial: Store,
     /// Each propagator's scheduling rules.
     pub(crate) prop_flags: Vec<PropFlags>,
     /// Each variable's number of constraints: its weighted degree before any failure.
@@ -146,11 +144,9 @@ impl Network {
             .map(|(adj, watch)| (adj.len() + watch.len()) as u64)
             .collect();
         let props = model.propagators();
-        let words: Vec<(i32, Vec<u64>)> = model
-            .vars()
-            .map(|v| (model.domain(v).base(), model.domain(v).words()))
-            .collect();
-        let initial = Store::new(words.iter().map(|(b, w)| (*b, w.as_slice())));
+        // The layout of the domains, for compiling the steps (dropped after: each search
+        // builds its own store from the model rather than cloning one kept here).
+        let initial = initial_store(model);
         if expired() {
             return None;
         }
@@ -187,7 +183,6 @@ impl Network {
             fc_back: Rows::from_lists(fc_back),
             watches: Rows::from_lists(watches),
             wakes,
-            initial,
             prop_flags,
             degrees,
             max_arity: props.iter().map(|p| p.variables().len()).max().unwrap_or(0),
@@ -259,4 +254,19 @@ impl Model {
         out.dedup();
         out
     }
+}
+
+/// A store with the model's domains, as every search starts from. Built from the model
+/// each time (a copy of each domain's words, as a clone would be), so that no copy of a
+/// large model's domains is kept between searches.
+pub(crate) fn initial_store(model: &Model) -> Store {
+    let num_words = model.vars().map(|v| model.domain(v).num_words()).sum();
+    Store::new(initial_words(model), num_words)
+}
+
+/// Each variable's base and initial words, in order: what [`initial_store`] is built from.
+pub(crate) fn initial_words(model: &Model) -> impl Iterator<Item = (i32, Vec<u64>)> + '_ {
+    model
+        .vars()
+        .map(|v| (model.domain(v).base(), model.domain(v).words()))
 }

@@ -6,7 +6,7 @@ use super::engine::Propagation;
 use super::root::load_givens;
 use crate::domain::Domain;
 use crate::model::Model;
-use crate::network::Network;
+use crate::network::{Network, initial_store};
 use crate::stats::Stats;
 use crate::store::Store;
 
@@ -43,7 +43,7 @@ pub struct Ac3Report {
 pub fn ac3(model: &Model) -> Ac3Report {
     let network = Network::of(model);
     let n = model.num_vars();
-    let mut store = network.initial.clone();
+    let mut store = initial_store(model);
     let mut assigned = vec![false; n];
     let mut values = vec![0; n];
     let mut stats = Stats::default();

@@ -13,6 +13,7 @@
 
 use super::Solver;
 use crate::config::ValueOrder;
+use crate::network::initial_words;
 use crate::var::VarId;
 
 /// A restart's view of the run it abandons: each level's decision, and each branch a
@@ -34,9 +35,10 @@ impl Solver<'_> {
         self.root_mark < self.store.floor()
     }
 
-    /// Drops the records of the levels below the first `levels` frames' highest ones that
-    /// fit in half the budget (at most up to the last of them, whose node is open), after
-    /// keeping the root domains.
+    /// Drops the records of the levels below the highest of the first `levels` frames
+    /// that fit in a quarter of the budget, at most up to the last of them (whose node is
+    /// open), after keeping the root domains. Keeping a quarter, not more, makes moving
+    /// the kept records to the trail's front cheap next to writing them.
     #[cold]
     #[inline(never)]
     fn drop_oldest_levels(&mut self, levels: usize) {
@@ -45,7 +47,7 @@ impl Solver<'_> {
         };
         self.store.keep_root(self.root_mark);
         let end = self.store.mark();
-        let keep = self.config.max_trail / 2;
+        let keep = self.config.max_trail / 4;
         let frames = &self.state.frames[..levels];
         // Marks grow with depth: the first frame whose records and those above fit.
         let first_kept = frames.partition_point(|f| end - f.mark > keep).min(last);
@@ -79,7 +81,7 @@ impl Solver<'_> {
                 self.mark_unassigned(var);
             }
         }
-        self.store.restore_root(&self.network.initial);
+        self.store.restore_root(initial_words(self.model));
     }
 
     /// Repeats the decision of the frame at `level` on the domains at its mark.

@@ -85,21 +85,29 @@ impl Store {
     }
 
     /// Restores every domain as it was at the kept root ([`Store::keep_root`]), whatever
-    /// was dropped since; the trail is then empty at the root's mark. `initial` is the
-    /// store this one was cloned from, with the domains it was built with.
-    pub(crate) fn restore_root(&mut self, initial: &Store) {
+    /// was dropped since; the trail is then empty at the root's mark. `initial` gives
+    /// each variable's base and words as the store was built with them, read only when
+    /// the root is those.
+    pub(crate) fn restore_root<W: AsRef<[u64]>>(&mut self, initial: impl Iterator<Item = (i32, W)>) {
         let root = self.root.as_ref().expect("a kept root");
-        let (words, size) = match root {
-            RootDomains::Initial { .. } => (&initial.words, &initial.size),
-            RootDomains::Copy { words, size, .. } => (words, size),
-        };
-        self.words.copy_from_slice(words);
-        self.size.copy_from_slice(size);
-        self.trail.clear();
-        self.dropped = root.mark();
-        if matches!(root, RootDomains::Initial { .. }) {
-            self.initial_at = Some(self.dropped);
+        let mark = root.mark();
+        match root {
+            RootDomains::Initial { .. } => {
+                for (v, (_, bits)) in initial.enumerate() {
+                    let bits = bits.as_ref();
+                    let start = self.word_start[v] as usize;
+                    self.words[start..start + bits.len()].copy_from_slice(bits);
+                    self.size[v] = bits.iter().map(|w| w.count_ones()).sum();
+                }
+                self.initial_at = Some(mark);
+            }
+            RootDomains::Copy { words, size, .. } => {
+                self.words.copy_from_slice(words);
+                self.size.copy_from_slice(size);
+            }
         }
+        self.trail.clear();
+        self.dropped = mark;
     }
 }
 
@@ -112,7 +120,7 @@ mod tests {
     fn dropped_levels_come_back_from_the_root_copy() {
         let (x, y) = (VarId(0), VarId(1));
         let words = [[!0u64, !0], [!0, !0]];
-        let mut store = Store::new(words.iter().map(|w| (0, &w[..])));
+        let mut store = Store::new(words.iter().map(|w| (0, &w[..])), 0);
         assert!(store.remove(x, 3));
         // Not the initial domains any more: the root is copied.
         let root = store.mark();
@@ -125,7 +133,7 @@ mod tests {
         assert_eq!((store.floor(), store.trail_len()), (level, 2));
         store.undo_to(level);
         assert!(store.contains(y, 1) && !store.contains(x, 70));
-        store.restore_root(&Store::new(words.iter().map(|w| (0, &w[..]))));
+        store.restore_root(words.iter().map(|w| (0, &w[..])));
         assert_eq!(store.mark(), root);
         assert!(store.contains(x, 70) && !store.contains(x, 3));
         assert_eq!((store.size(x), store.size(y)), (127, 128));
@@ -135,13 +143,12 @@ mod tests {
     fn an_unchanged_root_comes_back_from_the_initial_domains() {
         let x = VarId(0);
         let words = [[!0u64, !0]];
-        let initial = Store::new(words.iter().map(|w| (0, &w[..])));
-        let mut store = initial.clone();
+        let mut store = Store::new(words.iter().map(|w| (0, &w[..])), 0);
         store.keep_root(0);
         assert!(matches!(store.root, Some(RootDomains::Initial { mark: 0 })));
         assert!(store.remove(x, 5));
         store.drop_below(store.mark());
-        store.restore_root(&initial);
+        store.restore_root(words.iter().map(|w| (0, &w[..])));
         assert_eq!((store.mark(), store.size(x)), (0, 128));
         assert!(store.contains(x, 5));
     }

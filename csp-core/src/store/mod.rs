@@ -68,7 +68,10 @@ pub(crate) type Mark = usize;
 
 impl Store {
     /// Builds a store from each variable's `(base, bit words)`.
-    pub(crate) fn new<'a>(domains: impl Iterator<Item = (i32, &'a [u64])>) -> Self {
+    /// Each domain is read once, so it may be made on the fly: no second copy of a
+    /// large model's domains exists while the store is built, and with `words`, the
+    /// number of words they fill, none is made by growing the store either.
+    pub(crate) fn new<W: AsRef<[u64]>>(domains: impl Iterator<Item = (i32, W)>, words: usize) -> Self {
         let mut store = Store {
             words: Vec::new(),
             word_start: vec![0],
@@ -81,7 +84,10 @@ impl Store {
             root: None,
             initial_at: Some(0),
         };
+        store.words.reserve_exact(words);
+        store.owner.reserve_exact(words);
         for (base, bits) in domains {
+            let bits = bits.as_ref();
             store
                 .owner
                 .extend(std::iter::repeat_n(store.base.len() as u32, bits.len()));
@@ -501,7 +507,7 @@ mod tests {
     use super::*;
 
     fn store_with(base: i32, bits: &[u64]) -> Store {
-        Store::new(std::iter::once((base, bits)))
+        Store::new(std::iter::once((base, bits)), 0)
     }
 
     #[test]

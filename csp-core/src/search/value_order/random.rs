@@ -5,7 +5,7 @@
 //! levels down with thousands of values each) would otherwise hold every level's
 //! whole domain there.
 
-use rand::Rng;
+use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 use crate::search::frame::ValueCursor;
@@ -32,7 +32,7 @@ pub(in crate::search) fn next(
     if left == 0 {
         return None;
     }
-    let value = untried_value(store, var, tried, rng.gen_range(0..left));
+    let value = untried_value(store, var, tried, rng.random_range(0..left));
     let at = start + tried.partition_point(|&t| t < value);
     stack.insert(at, value);
     cursor.pos += 1;
