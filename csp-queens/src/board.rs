@@ -1,6 +1,6 @@
 //! Placements as rows: independent verification, the eight board symmetries, printing.
 
-use std::fmt::Write as _;
+use std::io::{self, Write};
 
 /// The largest board [`board`] draws.
 pub const MAX_DRAWN_N: usize = 40;
@@ -122,14 +122,29 @@ impl Symmetries {
 
 /// The rows as one line of numbers separated by spaces.
 pub fn rows_line(rows: &[u32]) -> String {
-    let mut out = String::with_capacity(rows.len() * 8);
+    let mut out = Vec::with_capacity(rows.len() * 8);
+    write_rows(&mut out, rows).expect("writing to memory does not fail");
+    String::from_utf8(out).expect("digits and spaces are UTF-8")
+}
+
+/// Writes [`rows_line`] to `out` (without a line end) as it goes, so that the text of a
+/// large board (about 8 bytes per queen) is not first built in memory. Give it a buffered
+/// writer.
+///
+/// ```
+/// let mut out = Vec::new();
+/// csp_queens::write_rows(&mut out, &[1, 3, 0, 2])?;
+/// assert_eq!(out, b"1 3 0 2");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn write_rows<W: Write + ?Sized>(out: &mut W, rows: &[u32]) -> io::Result<()> {
     for (i, r) in rows.iter().enumerate() {
         if i > 0 {
-            out.push(' ');
+            out.write_all(b" ")?;
         }
-        let _ = write!(out, "{r}");
+        write!(out, "{r}")?;
     }
-    out
+    Ok(())
 }
 
 /// The board as text, row 0 on top: `Q` for a queen, `.` for an empty square, one line

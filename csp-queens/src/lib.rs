@@ -4,7 +4,7 @@
 //! ([`Encoding`]): the textbook pairwise model and three n-ary all-different constraints.
 //! On top of them: a first solution with any strategy ([`solve`], [`default_solve`]),
 //! counting with optional mirror symmetry and distinct solutions ([`count`]), an
-//! independent checker ([`verify`]), printing ([`board`], [`rows_line`]), and
+//! independent checker ([`verify`]), printing ([`board`], [`rows_line`], [`write_rows`]), and
 //! min-conflicts local search with O(1) conflict counts for millions of queens
 //! ([`QueensConflicts`], [`local_search`]).
 //!
@@ -34,7 +34,7 @@ mod local;
 mod model;
 mod search;
 
-pub use board::{MAX_DRAWN_N, Symmetries, board, rows_line, verify};
+pub use board::{MAX_DRAWN_N, Symmetries, board, rows_line, verify, write_rows};
 pub use error::QueensError;
 pub use local::{LocalReport, MAX_LOCAL_N, QueensConflicts, local_search};
 pub use model::{Encoding, MAX_ALLDIFF_N, MAX_PAIRWISE_N, alldiff_model, pairwise_model};

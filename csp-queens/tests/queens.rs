@@ -306,17 +306,71 @@ fn min_conflicts_on_small_boards_and_without_a_greedy_start() {
         board.set_value(i * 4 % 30, row);
         for col in 0..30 {
             for r in 0..30 {
-                let slow = (0..30)
-                    .filter(|&o| o != col)
-                    .filter(|&o| {
-                        let q = board.value(o) as i64;
-                        q == r as i64 || (q - r as i64).abs() == (o as i64 - col as i64).abs()
-                    })
-                    .count() as u32;
-                // The slow count counts queens; the fast one lines (a queen on the same row
-                // and diagonal cannot happen for another column), so they agree.
-                assert_eq!(board.conflicts(col, r), slow, "col {col} row {r}");
+                assert_eq!(
+                    board.conflicts(col, r),
+                    slow_conflicts(&board, col, r),
+                    "col {col} row {r}"
+                );
             }
+        }
+    }
+}
+
+/// The queens of other columns that a queen of `col` on `row` would attack, counted one by
+/// one. The board counts lines instead, but a queen of another column cannot share both a
+/// row and a diagonal with it, so the two agree.
+fn slow_conflicts(board: &QueensConflicts, col: usize, row: usize) -> u32 {
+    (0..board.num_vars())
+        .filter(|&o| o != col)
+        .filter(|&o| {
+            let q = board.value(o) as i64;
+            q == row as i64 || (q - row as i64).abs() == (o as i64 - col as i64).abs()
+        })
+        .count() as u32
+}
+
+#[test]
+fn counts_past_254_queens_on_a_line_stay_exact() {
+    // A line's count is a byte up to 254; from 255 queens on, it is kept aside.
+    let n = 600;
+    let mut board = QueensConflicts::new(n).unwrap();
+    // Without a start, the first move stacks every queen on row 0.
+    board.set_value(0, 0);
+    assert_eq!(board.conflicts(1, 0), 599);
+    // Down through 255 queens on row 0, and back up.
+    let moves = (0..500)
+        .map(|col| (col, (col * 7) % n))
+        .chain((100..450).map(|col| (col, 0)));
+    for (step, (col, row)) in moves.enumerate() {
+        board.set_value(col, row);
+        for (c, r) in [(col, 0), (col, row), (n - 1, 0), (3, 299), (599, 599)] {
+            assert_eq!(
+                board.conflicts(c, r),
+                slow_conflicts(&board, c, r),
+                "step {step}: col {c} row {r}"
+            );
+        }
+    }
+    // A search from this board starts afresh and solves it.
+    let run = min_conflicts(&mut board, &MinConflicts::default());
+    assert_eq!(run.outcome, LocalOutcome::Solved);
+    assert_eq!(verify(board.rows()), Ok(()));
+}
+
+#[test]
+fn the_board_uses_at_most_24_bytes_per_queen() {
+    // Finding R3: the board used about 50 bytes per queen (four-byte counts and column XORs
+    // for every row and diagonal, and a list of free rows for the greedy start).
+    for n in [1_000, 1_000_000] {
+        let mut board = QueensConflicts::new(n).unwrap();
+        let fresh = board.memory_bytes();
+        let run = min_conflicts(&mut board, &MinConflicts::default());
+        assert_eq!(run.outcome, LocalOutcome::Solved);
+        for bytes in [fresh, board.memory_bytes()] {
+            let per_queen = bytes as f64 / n as f64;
+            assert!(bytes <= 24 * n, "n = {n}: {per_queen:.2} bytes per queen");
+            // The rows alone take 4: a report below that leaves something out.
+            assert!(bytes >= 4 * n, "n = {n}: {per_queen:.2} bytes per queen");
         }
     }
 }

@@ -6,7 +6,7 @@
 
 mod records;
 
-use std::io::{BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 
 use clap::{Args, Subcommand, ValueEnum};
 use csp_core::{MinConflicts, Outcome, SearchConfig};
@@ -225,26 +225,35 @@ fn restarts_name(config: &SearchConfig) -> String {
         .map_or_else(|| "none".to_string(), |policy| policy.to_string())
 }
 
-fn write_out(text: &str) -> Result<(), CliError> {
+/// Writes the answer to standard output as `write` produces it, buffered: a solution of
+/// millions of rows is streamed, never held as text in memory.
+fn write_answer(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let result = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+    let result = write(&mut out).and_then(|()| out.flush());
     written(result, "writing the answer").map(|_| ())
 }
 
+fn write_out(text: &str) -> Result<(), CliError> {
+    write_answer(|out| out.write_all(text.as_bytes()))
+}
+
 fn write_json(record: &impl Serialize) -> Result<(), CliError> {
-    let mut text = serde_json::to_string(record).map_err(|e| CliError::Failed(e.to_string()))?;
-    text.push('\n');
-    write_out(&text)
+    write_answer(|out| {
+        serde_json::to_writer(&mut *out, record)?;
+        out.write_all(b"\n")
+    })
 }
 
 /// The solution as text: the rows, then the board for n <= 40.
-fn solution_text(rows: &[u32]) -> String {
-    let mut text = format!("rows: {}\n", csp_queens::rows_line(rows));
-    if let Some(board) = csp_queens::board(rows) {
-        text.push_str(&board);
+fn write_solution(out: &mut dyn Write, rows: &[u32]) -> io::Result<()> {
+    out.write_all(b"rows: ")?;
+    csp_queens::write_rows(out, rows)?;
+    out.write_all(b"\n")?;
+    match csp_queens::board(rows) {
+        Some(board) => out.write_all(board.as_bytes()),
+        None => Ok(()),
     }
-    text
 }
 
 /// Checks `rows` with the independent checker when asked.
@@ -291,26 +300,26 @@ fn solve(search: &SearchArgs, restarts: Option<&str>, verify: bool) -> Result<u8
             },
             &stats,
         ))?,
-        Format::Text => {
-            let mut text = match (&rows, limit) {
-                (Some(rows), _) => solution_text(rows),
-                (None, Some(kind)) => format!("no answer: {kind}\n"),
-                (None, None) => "no solution\n".to_string(),
-            };
-            text.push_str(&format!(
+        Format::Text => write_answer(|out| {
+            match (&rows, limit) {
+                (Some(rows), _) => write_solution(out, rows)?,
+                (None, Some(kind)) => writeln!(out, "no answer: {kind}")?,
+                (None, None) => writeln!(out, "no solution")?,
+            }
+            write!(
+                out,
                 "status={}\nn={n}\nstrategy={}\nmodel={encoding}\ntie_break={}\nrestart_policy={}\nseed={}\n",
                 outcome.status(),
                 config.strategy,
                 config.tie_break,
                 restarts_name(&config),
                 config.seed
-            ));
+            )?;
             if let Some(v) = verified {
-                text.push_str(&format!("verified={v}\n"));
+                writeln!(out, "verified={v}")?;
             }
-            text.push_str(&format!("{stats}\n"));
-            write_out(&text)?;
-        }
+            writeln!(out, "{stats}")
+        })?,
     }
     Ok(if rows.is_some() { EXIT_OK } else { EXIT_UNSOLVED })
 }
@@ -387,22 +396,22 @@ fn local(n: usize, config: &MinConflicts, format: Format, verify: bool) -> Resul
             verified,
             &stats,
         ))?,
-        Format::Text => {
-            let mut text = match &rows {
-                Some(rows) => solution_text(rows),
-                None if status == "unsatisfiable" => "no solution\n".to_string(),
-                None => "no answer: step or time limit reached\n".to_string(),
-            };
-            text.push_str(&format!(
+        Format::Text => write_answer(|out| {
+            match &rows {
+                Some(rows) => write_solution(out, rows)?,
+                None if status == "unsatisfiable" => writeln!(out, "no solution")?,
+                None => writeln!(out, "no answer: step or time limit reached")?,
+            }
+            write!(
+                out,
                 "status={status}\nn={n}\nstrategy=min-conflicts\nseed={}\nmax_steps={}\n",
                 config.seed, config.max_steps
-            ));
+            )?;
             if let Some(v) = verified {
-                text.push_str(&format!("verified={v}\n"));
+                writeln!(out, "verified={v}")?;
             }
-            text.push_str(&format!("{stats}\n"));
-            write_out(&text)?;
-        }
+            writeln!(out, "{stats}")
+        })?,
     }
     Ok(if rows.is_some() { EXIT_OK } else { EXIT_UNSOLVED })
 }
