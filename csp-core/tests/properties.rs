@@ -6,12 +6,13 @@
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use csp_core::{
-    Branching, Domain, LimitKind, Limits, Model, Outcome, Relation, Restarts, SearchConfig, Solver, Stats,
-    Strategy as SearchStrategy, Strength, TieBreak, ValueOrder, VarId, ac3,
+    Branching, Conflict, Domain, Event, LimitKind, Limits, Model, Outcome, PropagationContext, Propagator,
+    Relation, Restarts, SearchConfig, Solver, Stats, Strategy as SearchStrategy, Strength, TieBreak,
+    ValueOrder, VarId, Wake, ac3,
 };
 use proptest::prelude::*;
 
@@ -928,6 +929,99 @@ fn a_bounded_trail_rebuilds_dropped_levels_exactly() {
                 "{strategy}, max_trail {max_trail}"
             );
         }
+    }
+}
+
+/// A constraint that allows everything and, each `every`-th time it runs, raises the
+/// cancel flag: a limit that strikes anywhere, inside the replay of a rebuilt level too.
+struct CancelEvery {
+    vars: Vec<VarId>,
+    runs: AtomicU64,
+    every: u64,
+    flag: Arc<AtomicBool>,
+}
+
+impl Propagator for CancelEvery {
+    fn variables(&self) -> &[VarId] {
+        &self.vars
+    }
+    fn check(&self, _: &[i32]) -> bool {
+        true
+    }
+    fn propagate(&self, _: &mut PropagationContext<'_>, _: Event) -> Result<(), Conflict> {
+        if (self.runs.fetch_add(1, Ordering::Relaxed) + 1) % self.every == 0 {
+            self.flag.store(true, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+    fn wake(&self) -> Wake {
+        Wake::OnFixed
+    }
+    fn prunes_exactly(&self) -> bool {
+        true
+    }
+}
+
+/// A limit that stops the rebuild of a dropped level leaves it to the next call, which
+/// goes on exactly: cancelled every few propagator runs and resumed each time, a search
+/// without a trail enumerates the 8-queens solutions of an uninterrupted one, in order,
+/// with its statistics.
+#[test]
+fn a_rebuild_stopped_by_a_limit_resumes_exactly() {
+    let n = 8;
+    let enumerate = |every: u64, max_trail: usize| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut m = Model::new();
+        let q = m.int_vars(n, 0, n as i32 - 1).unwrap();
+        for offsets in [
+            vec![0; n],
+            (0..n as i32).collect(),
+            (0..n as i32).map(|i| -i).collect(),
+        ] {
+            m.all_different_offsets(&q, &offsets, Strength::Value).unwrap();
+        }
+        m.add_propagator(CancelEvery {
+            vars: q.clone(),
+            runs: AtomicU64::new(0),
+            every,
+            flag: flag.clone(),
+        })
+        .unwrap();
+        let config = SearchConfig {
+            max_trail,
+            limits: Limits {
+                cancel: Some(flag.clone()),
+                ..Limits::default()
+            },
+            ..SearchConfig::with_strategy("mrv/asc/fc".parse().unwrap())
+        };
+        let mut solver = Solver::new(&m, config).unwrap();
+        let (mut found, mut stops) = (Vec::new(), 0);
+        loop {
+            match solver.solve() {
+                Outcome::Solved(solution) => found.push(solution),
+                Outcome::Unsatisfiable => break,
+                Outcome::Limit(kind) => {
+                    assert_eq!(kind, LimitKind::Cancelled);
+                    stops += 1;
+                    flag.store(false, Ordering::Relaxed);
+                }
+            }
+        }
+        let mut stats = without_time(solver.stats());
+        stats.solutions = found.len() as u64;
+        (found, stats, stops)
+    };
+    let (expected, stats, _) = enumerate(u64::MAX, SearchConfig::DEFAULT_MAX_TRAIL);
+    assert_eq!(expected.len(), 92);
+    for every in [3, 7, 50] {
+        let (found, resumed, stops) = enumerate(every, 0);
+        assert!(stops > 10, "every {every}: {stops} stops");
+        assert_eq!(
+            (&found, &resumed),
+            (&expected, &stats),
+            "cancelled every {every} runs"
+        );
     }
 }
 

@@ -55,7 +55,11 @@ impl Solver<'_> {
                 self.root_mark = self.store.mark();
                 self.descend = true;
             }
-            Phase::Searching => {}
+            Phase::Searching => {
+                if let Some(kind) = self.finish_rebuild() {
+                    return Step::Limit(kind);
+                }
+            }
         }
         // The compiled loop keeps every record (at most 64 per variable in its one-word
         // domains): it takes over only a search that dropped none.
@@ -106,8 +110,11 @@ impl Solver<'_> {
                 continue;
             }
             if top.open {
-                self.undo_node();
                 self.stats.backtracks += 1;
+                if let Some(kind) = self.undo_node() {
+                    // A limit while rebuilding a level: the next step finishes it.
+                    return Step::Limit(kind);
+                }
             }
             if let Some(kind) = self.limit_reached() {
                 return Step::Limit(kind);
@@ -154,20 +161,21 @@ impl Solver<'_> {
         }
     }
 
-    /// Undoes the open node of the top frame.
+    /// Undoes the open node of the top frame. Returns the limit that stopped rebuilding
+    /// its level (`recompute.rs`), which the next step then finishes.
     // Once per node: inlined into the search loop.
     #[inline(always)]
-    pub(super) fn undo_node(&mut self) {
+    pub(super) fn undo_node(&mut self) -> Option<LimitKind> {
         self.state.settled = 0;
         let top = self.state.frames.last_mut().expect("a frame");
         top.open = false;
         let (var, mark) = (top.var, top.mark);
         if mark < self.store.floor() {
-            self.rebuild_top_level();
-            return;
+            return self.rebuild_top_level();
         }
         self.store.undo_to(mark);
         self.mark_unassigned(var);
+        None
     }
 
     /// Propagators whose pruning may be incomplete get the last word on a full assignment.

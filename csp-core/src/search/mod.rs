@@ -90,6 +90,8 @@ pub struct Solver<'m> {
     /// The next step goes down: select a variable, or report a solution.
     descend: bool,
     root_mark: Mark,
+    /// A rebuild of the top frame's level stopped by a limit: the levels replayed so far.
+    rebuilding: Option<usize>,
     started: Option<Instant>,
     /// When [`Solver::new`] began: the clock of the time limit starts there.
     created: Instant,
@@ -141,6 +143,7 @@ impl<'m> Solver<'m> {
             phase: stopped.map_or(Phase::Fresh, Phase::Stopped),
             descend: false,
             root_mark: 0,
+            rebuilding: None,
             started: None,
             created,
             check_values: Vec::with_capacity(network.max_arity),

@@ -12,8 +12,10 @@
 //! as if nothing had been dropped.
 
 use super::Solver;
+use super::driver::clock_hit;
 use crate::config::ValueOrder;
 use crate::network::initial_words;
+use crate::stats::LimitKind;
 use crate::var::VarId;
 
 /// A restart's view of the run it abandons: each level's decision, and each branch a
@@ -56,20 +58,40 @@ impl Solver<'_> {
     }
 
     /// [`Solver::undo_node`] when the top frame's records were dropped: rebuilds the
-    /// domains at its mark and leaves its variable unassigned.
+    /// domains at its mark and leaves its variable unassigned. A replay of thousands of
+    /// levels takes as long as the search that made them, so the limits are read at each
+    /// level; a limit leaves the rebuild for [`Solver::finish_rebuild`] and is returned.
     #[cold]
     #[inline(never)]
-    pub(super) fn rebuild_top_level(&mut self) {
-        let top = self.state.frames.len() - 1;
-        log::debug!("trail: rebuilding level {top} from the root");
+    pub(super) fn rebuild_top_level(&mut self) -> Option<LimitKind> {
+        log::debug!(
+            "trail: rebuilding level {} from the root",
+            self.state.frames.len() - 1
+        );
         self.rewind_to_root();
+        self.rebuilding = Some(0);
+        self.finish_rebuild()
+    }
+
+    /// Goes on with a rebuild a limit stopped, if any (see [`Solver::rebuild_top_level`]).
+    #[inline]
+    pub(super) fn finish_rebuild(&mut self) -> Option<LimitKind> {
+        let from = self.rebuilding?;
+        let top = self.state.frames.len() - 1;
         let kept = self.stats.clone();
-        for level in 0..top {
+        for level in from..top {
+            if let Some(kind) = clock_hit(&self.config.limits, self.started) {
+                self.stats = kept;
+                self.rebuilding = Some(level);
+                return Some(kind);
+            }
             self.replay(level);
         }
         self.stats = kept;
+        self.rebuilding = None;
         self.state.frames[top].mark = self.store.mark();
         self.state.settled = 0;
+        None
     }
 
     /// Unassigns every frame's variable, top down (so the degree counts of mrv-degree

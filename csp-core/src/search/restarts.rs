@@ -66,7 +66,9 @@ impl Solver<'_> {
             let depth = self.state.frames.len() - 1;
             let decision = frame.open.then(|| self.state.value[frame.var.index()]);
             if frame.open {
-                self.undo_node();
+                // Nothing was dropped (else `summarise_dropped_run`): nothing to rebuild.
+                let rebuilt = self.undo_node();
+                debug_assert!(rebuilt.is_none());
             }
             // The store is back at the frame's mark: the domain its values came from.
             path[depth] = (frame.var, decision.unwrap_or_default());
