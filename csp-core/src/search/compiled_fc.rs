@@ -40,6 +40,7 @@ impl Solver<'_> {
         let sets = network.compiled_fc.as_ref().expect("the compiled setting");
         let words = if WORDS == 0 { sets.words() } else { WORDS };
         let mrv = self.config.strategy.var_order == VarOrder::Mrv;
+        let clock_every = self.plan.clock_every;
         let Solver {
             store,
             state,
@@ -108,7 +109,7 @@ impl Solver<'_> {
                 *num_unassigned += 1;
                 stats.backtracks += 1;
             }
-            if let Some(kind) = limit_hit(&config.limits, stats.nodes, *started) {
+            if let Some(kind) = limit_hit(&config.limits, stats.nodes, *started, clock_every) {
                 break Step::Limit(kind);
             }
             // The lowest value not tried yet. The frame keeps `untried` and `last` as the

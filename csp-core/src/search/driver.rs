@@ -141,7 +141,12 @@ impl Solver<'_> {
     }
 
     pub(super) fn limit_reached(&self) -> Option<LimitKind> {
-        limit_hit(&self.config.limits, self.stats.nodes, self.started)
+        limit_hit(
+            &self.config.limits,
+            self.stats.nodes,
+            self.started,
+            self.plan.clock_every,
+        )
     }
 
     // Once per node: inlined into the search loop.
@@ -199,13 +204,19 @@ impl Solver<'_> {
 }
 
 /// The limit that stops a search after `nodes` nodes, if any. The clock and the cancel
-/// flag are read every 256 nodes.
+/// flag are read when `nodes` is a multiple of `clock_every` (a power of two; see
+/// [`super::plan::SearchPlan::clock_every`]).
 #[inline]
-pub(super) fn limit_hit(limits: &Limits, nodes: u64, started: Option<Instant>) -> Option<LimitKind> {
+pub(super) fn limit_hit(
+    limits: &Limits,
+    nodes: u64,
+    started: Option<Instant>,
+    clock_every: u64,
+) -> Option<LimitKind> {
     if limits.nodes.is_some_and(|max| nodes >= max) {
         return Some(LimitKind::Nodes);
     }
-    if nodes % 256 == 0 {
+    if nodes & (clock_every - 1) == 0 {
         return clock_hit(limits, started);
     }
     None

@@ -109,6 +109,11 @@ impl Store {
         self.size[var.index()]
     }
 
+    /// The number of domain words, all variables together.
+    pub(crate) fn num_words(&self) -> usize {
+        self.words.len()
+    }
+
     /// Every variable's domain size, by index.
     #[inline]
     pub(crate) fn sizes(&self) -> &[u32] {
