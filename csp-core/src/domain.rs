@@ -1,6 +1,7 @@
 //! Finite integer domains as bitsets of any size.
 
 use fixedbitset::FixedBitSet;
+use smallvec::{SmallVec, smallvec};
 
 use crate::error::ModelError;
 
@@ -93,9 +94,10 @@ impl Domain {
         self.bits.len().div_ceil(64).max(1)
     }
 
-    /// The domain as 64-bit words, bit `i` standing for `base + i`.
-    pub(crate) fn words(&self) -> Vec<u64> {
-        let mut words = vec![0u64; self.num_words()];
+    /// The domain as 64-bit words, bit `i` standing for `base + i`. Each search builds
+    /// its store from these: up to 256 values they stay off the heap.
+    pub(crate) fn words(&self) -> SmallVec<[u64; 4]> {
+        let mut words: SmallVec<[u64; 4]> = smallvec![0u64; self.num_words()];
         // The bit set's blocks, whatever their width, laid into 64-bit words: a copy,
         // not a walk over each value (a domain may hold millions).
         let width = usize::BITS as usize;

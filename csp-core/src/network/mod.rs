@@ -6,6 +6,8 @@
 
 use std::sync::Arc;
 
+use smallvec::SmallVec;
+
 use crate::model::Model;
 use crate::propagation::Priority;
 use crate::relation::Oriented;
@@ -36,6 +38,10 @@ pub(crate) struct Network {
     pub(crate) fc_back: Rows<FcStep>,
     pub(crate) watches: Rows<Watch>,
     pub(crate) wakes: Wakes,
+    /// The initial domains, cloned into each search, when they are small
+    /// ([`KEEP_INITIAL_WORDS`]); larger ones are built from the model by each search
+    /// ([`initial_store`]), so that no second copy of them lives beside the search's.
+    pub(crate) initial: Option<Store>,
     /// Each propagator's scheduling rules.
     pub(crate) prop_flags: Vec<PropFlags>,
     /// Each variable's number of constraints: its weighted degree before any failure.
@@ -144,8 +150,6 @@ impl Network {
             .map(|(adj, watch)| (adj.len() + watch.len()) as u64)
             .collect();
         let props = model.propagators();
-        // The layout of the domains, for compiling the steps (dropped after: each search
-        // builds its own store from the model rather than cloning one kept here).
         let initial = initial_store(model);
         if expired() {
             return None;
@@ -177,6 +181,7 @@ impl Network {
         .flatten();
         Some(Network {
             compiled_fc,
+            initial: (initial.num_words() < KEEP_INITIAL_WORDS).then_some(initial),
             arcs,
             adjacency: Rows::from_lists(adjacency),
             fc: Rows::from_lists(fc),
@@ -256,16 +261,29 @@ impl Model {
     }
 }
 
-/// A store with the model's domains, as every search starts from. Built from the model
-/// each time (a copy of each domain's words, as a clone would be), so that no copy of a
-/// large model's domains is kept between searches.
-pub(crate) fn initial_store(model: &Model) -> Store {
+impl Network {
+    /// The store every search of `model` (this network's model) starts from: a clone of
+    /// the network's copy, or built from the model when the network keeps none.
+    pub(crate) fn fresh_store(&self, model: &Model) -> Store {
+        match &self.initial {
+            Some(initial) => initial.clone(),
+            None => initial_store(model),
+        }
+    }
+}
+
+/// The most domain words a network keeps a copy of: a clone is cheaper than building the
+/// store again (each Sudoku search starts from one), but at 20,000 queens a copy is 75 MB.
+const KEEP_INITIAL_WORDS: usize = 1 << 16;
+
+/// A store with the model's domains, built from the model.
+fn initial_store(model: &Model) -> Store {
     let num_words = model.vars().map(|v| model.domain(v).num_words()).sum();
     Store::new(initial_words(model), num_words)
 }
 
 /// Each variable's base and initial words, in order: what [`initial_store`] is built from.
-pub(crate) fn initial_words(model: &Model) -> impl Iterator<Item = (i32, Vec<u64>)> + '_ {
+pub(crate) fn initial_words(model: &Model) -> impl Iterator<Item = (i32, SmallVec<[u64; 4]>)> + '_ {
     model
         .vars()
         .map(|v| (model.domain(v).base(), model.domain(v).words()))

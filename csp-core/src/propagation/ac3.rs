@@ -6,7 +6,7 @@ use super::engine::Propagation;
 use super::root::load_givens;
 use crate::domain::Domain;
 use crate::model::Model;
-use crate::network::{Network, initial_store};
+use crate::network::Network;
 use crate::stats::Stats;
 use crate::store::Store;
 
@@ -43,7 +43,7 @@ pub struct Ac3Report {
 pub fn ac3(model: &Model) -> Ac3Report {
     let network = Network::of(model);
     let n = model.num_vars();
-    let mut store = initial_store(model);
+    let mut store = network.fresh_store(model);
     let mut assigned = vec![false; n];
     let mut values = vec![0; n];
     let mut stats = Stats::default();
@@ -56,7 +56,7 @@ pub fn ac3(model: &Model) -> Ac3Report {
             let mut engine = Propagation::new(&network, n, true);
             engine.queue_root(&network, &store, &assigned);
             engine
-                .fixpoint(&network, model.propagators(), &mut store, &assigned, &mut stats)
+                .fixpoint(&network, model.propagators(), &mut store, (&assigned, &values), &mut stats)
                 .is_ok()
         });
     Ac3Report {

@@ -116,7 +116,7 @@ impl Propagation {
         p: usize,
         event: Event,
         store: &mut Store,
-        assigned: &[bool],
+        (assigned, values): (&[bool], &[i32]),
         stats: &mut Stats,
     ) -> bool {
         stats.propagations += 1;
@@ -126,6 +126,7 @@ impl Propagation {
             track: self.track,
             pruned: &mut stats.pruned,
             assigned,
+            values,
         };
         props[p].propagate(&mut ctx, event).is_ok()
     }
@@ -219,10 +220,10 @@ impl Propagation {
         network: &Network,
         props: &[Arc<dyn Propagator>],
         store: &mut Store,
-        assigned: &[bool],
+        (assigned, values): (&[bool], &[i32]),
         stats: &mut Stats,
     ) -> Result<(), Option<Failure>> {
-        let outcome = self.fixpoint_inner(network, props, store, assigned, stats);
+        let outcome = self.fixpoint_inner(network, props, store, (assigned, values), stats);
         if outcome.is_err() {
             for arc in self.arc_queue.drain(..) {
                 self.arc_queued[arc as usize] = false;
@@ -245,7 +246,7 @@ impl Propagation {
         network: &Network,
         props: &[Arc<dyn Propagator>],
         store: &mut Store,
-        assigned: &[bool],
+        (assigned, values): (&[bool], &[i32]),
         stats: &mut Stats,
     ) -> Result<(), Option<Failure>> {
         loop {
@@ -279,7 +280,7 @@ impl Propagation {
                 } else {
                     Event::Fixed(local as usize)
                 };
-                if !self.run_propagator(props, p as usize, event, store, assigned, stats) {
+                if !self.run_propagator(props, p as usize, event, store, (assigned, values), stats) {
                     return Err(Some(Failure::Propagator(p as usize)));
                 }
                 let skip = if local == CHANGED && self.prop_flags[p as usize].idempotent {

@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::config::{ConfigError, Inference, SearchConfig};
 use crate::model::Model;
-use crate::network::{Network, initial_store};
+use crate::network::Network;
 use crate::propagation::Propagator;
 use crate::propagation::engine::Propagation;
 use crate::stats::{Count, LimitKind, Outcome, Stats};
@@ -122,7 +122,7 @@ impl<'m> Solver<'m> {
             }
         };
         let n = model.num_vars();
-        let mut store = initial_store(model);
+        let mut store = network.fresh_store(model);
         // A clone keeps no spare capacity: room for a search's usual changes at once.
         store.reserve_trail(1024);
         let plan = SearchPlan::new(model, &network, &config, &store);

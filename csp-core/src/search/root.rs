@@ -41,8 +41,9 @@ impl Solver<'_> {
         }
     }
 
-    /// Whether every given has its value and agrees with the other givens, through
-    /// their binary constraints and each n-ary constraint on them.
+    /// Whether every given has its value and agrees with the other givens. Under fc and
+    /// mac the propagators see the givens and detect clashes themselves; under `none`
+    /// each n-ary constraint is asked too.
     fn givens_consistent(&mut self) -> bool {
         let legality = Legality::new(&self.network, self.props, &self.state, &self.store);
         let checks = &mut self.stats.checks;
@@ -58,12 +59,7 @@ impl Solver<'_> {
             if !legality.agrees_with_neighbours(var, a, checks) {
                 return false;
             }
-            // Under fc and mac the constraints' own pruning skips assigned variables
-            // (search assigns only values that pruning left), so two givens are checked
-            // against each other here, without counting checks the search did not make.
-            let mut uncounted = 0;
-            let counted = if none { &mut *checks } else { &mut uncounted };
-            if !legality.agrees_with_watches(var, a, counted) {
+            if none && !legality.agrees_with_watches(var, a, checks) {
                 return false;
             }
         }

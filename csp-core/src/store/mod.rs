@@ -86,6 +86,10 @@ impl Store {
         };
         store.words.reserve_exact(words);
         store.owner.reserve_exact(words);
+        let vars = domains.size_hint().0;
+        store.word_start.reserve_exact(vars);
+        store.base.reserve_exact(vars);
+        store.size.reserve_exact(vars);
         for (base, bits) in domains {
             let bits = bits.as_ref();
             store

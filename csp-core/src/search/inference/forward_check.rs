@@ -80,7 +80,8 @@ impl Solver<'_> {
         for watch in network.watches.row(var.index()) {
             let p = watch.prop as usize;
             let wake = self.engine.flags(p).wake;
-            let (store, assigned, stats) = (&mut self.store, &self.state.assigned[..], &mut self.stats);
+            let (store, stats) = (&mut self.store, &mut self.stats);
+            let assigned = (&self.state.assigned[..], &self.state.value[..]);
             let ok = (!wake.on_fixed()
                 || self.engine.run_propagator(
                     self.props,
