@@ -204,8 +204,8 @@ impl Solver<'_> {
 }
 
 /// The limit that stops a search after `nodes` nodes, if any. The clock and the cancel
-/// flag are read when `nodes` is a multiple of `clock_every` (a power of two; see
-/// [`super::plan::SearchPlan::clock_every`]).
+/// flag are read when `nodes` is a multiple of `clock_every` (a power of two, chosen by
+/// the search plan).
 #[inline]
 pub(super) fn limit_hit(
     limits: &Limits,
