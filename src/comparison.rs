@@ -3,9 +3,35 @@
 
 use std::io::Write;
 
+use clap::ValueEnum;
 use csp_sudoku::Summary;
 
 use crate::error::CliError;
+
+/// Output formats of both `compare` commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CompareFormat {
+    /// An aligned text table.
+    Table,
+    /// Comma-separated values with a header line.
+    Csv,
+    /// One JSON array of summaries.
+    Json,
+}
+
+/// Writes the rows in `format`.
+pub fn write_rows(
+    out: &mut impl Write,
+    format: CompareFormat,
+    rows: &[Summary],
+    labels: Labels,
+) -> std::io::Result<()> {
+    match format {
+        CompareFormat::Table => write_table(out, rows, labels),
+        CompareFormat::Csv => write_csv(out, rows, labels),
+        CompareFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(rows).expect("plain data")),
+    }
+}
 
 /// What the rows count, as the table and the CSV name it.
 #[derive(Clone, Copy)]
@@ -27,7 +53,7 @@ pub fn svg_error(path: &std::path::Path, source: std::io::Error) -> CliError {
 }
 
 /// One row per contender, aligned.
-pub fn write_table(out: &mut impl Write, rows: &[Summary], labels: Labels) -> std::io::Result<()> {
+fn write_table(out: &mut impl Write, rows: &[Summary], labels: Labels) -> std::io::Result<()> {
     let width = rows.iter().map(|r| r.contender.len()).max().unwrap_or(8).max(8);
     let answered = labels.answered;
     let a = answered.len() + 1;
@@ -55,7 +81,7 @@ pub fn write_table(out: &mut impl Write, rows: &[Summary], labels: Labels) -> st
 }
 
 /// One CSV line per contender.
-pub fn write_csv(out: &mut impl Write, rows: &[Summary], labels: Labels) -> std::io::Result<()> {
+fn write_csv(out: &mut impl Write, rows: &[Summary], labels: Labels) -> std::io::Result<()> {
     let model = if labels.model_column { "model," } else { "" };
     writeln!(
         out,

@@ -5,26 +5,15 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use csp_core::{Limits, Outcome, SearchConfig, Solver, Stats, Strategy};
 use csp_sudoku::{Status, Summary, summarise_runs};
 
 use super::{InstanceArgs, Loaded, load};
 use crate::args::{parse_restarts, parse_seconds};
-use crate::comparison::{Labels, svg_error, write_csv, write_table};
+use crate::comparison::{CompareFormat, Labels, svg_error, write_rows};
 use crate::error::usage;
 use crate::error::{CliError, EXIT_OK};
-
-/// Output formats of `compare`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CompareFormat {
-    /// An aligned text table.
-    Table,
-    /// Comma-separated values with a header line.
-    Csv,
-    /// One JSON array of summaries.
-    Json,
-}
 
 /// Arguments of `csp compare`.
 #[derive(Args)]
@@ -198,15 +187,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         .map(|(si, s)| summarise(s, &runs[si * loaded.len()..(si + 1) * loaded.len()]))
         .collect();
     let mut out = std::io::stdout().lock();
-    let written = match args.format {
-        CompareFormat::Table => write_table(&mut out, &summaries, LABELS),
-        CompareFormat::Csv => write_csv(&mut out, &summaries, LABELS),
-        CompareFormat::Json => writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&summaries).expect("plain data")
-        ),
-    };
+    let written = write_rows(&mut out, args.format, &summaries, LABELS);
     written.map_err(|source| CliError::Io {
         context: "cannot write the results".into(),
         source,

@@ -5,28 +5,17 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use csp_core::{Branching, Limits, SearchConfig, Strategy};
 use csp_sudoku::{Contender, ModelKind, PerOrder, SolveReport, default_contenders, summarise};
 
 use crate::args::parse_seconds;
 use crate::chart;
-use crate::comparison::{Labels, svg_error, write_csv, write_table};
+use crate::comparison::{CompareFormat, Labels, svg_error, write_rows};
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED, usage, written};
 use crate::input::{self, Input, InputArgs, NumberedPuzzle, Puzzles};
 use crate::interrupt;
 use crate::run::Batch;
-
-/// Output formats of `compare`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CompareFormat {
-    /// An aligned text table.
-    Table,
-    /// Comma-separated values with a header line.
-    Csv,
-    /// One JSON array of summaries.
-    Json,
-}
 
 /// Arguments of `csp sudoku compare`.
 #[derive(Args)]
@@ -165,15 +154,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         summaries.push(summary);
     }
     let mut out = std::io::stdout().lock();
-    let result = match args.format {
-        CompareFormat::Table => write_table(&mut out, &summaries, LABELS),
-        CompareFormat::Csv => write_csv(&mut out, &summaries, LABELS),
-        CompareFormat::Json => writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&summaries).expect("plain data")
-        ),
-    };
+    let result = write_rows(&mut out, args.format, &summaries, LABELS);
     written(result, "cannot write the results")?;
     if let Some((path, mut file)) = svg {
         file.write_all(chart::nodes_chart(&summaries).as_bytes())

@@ -26,8 +26,15 @@ impl Solver<'_> {
     /// After a node: drops the records of the oldest levels if the trail is over budget.
     #[inline]
     pub(super) fn bound_trail(&mut self) {
+        self.bound_trail_below(self.state.frames.len());
+    }
+
+    /// [`Solver::bound_trail`] when only the first `levels` frames have their marks (the
+    /// others are not replayed yet).
+    #[inline]
+    fn bound_trail_below(&mut self, levels: usize) {
         if self.store.trail_len() > self.config.max_trail {
-            self.drop_oldest_levels(self.state.frames.len());
+            self.drop_oldest_levels(levels);
         }
     }
 
@@ -115,9 +122,7 @@ impl Solver<'_> {
         // It was consistent the first time; were it not now, the empty domain it left
         // would only make the search backtrack (pruning stays sound): no wrong answer.
         debug_assert!(consistent, "a replayed decision failed");
-        if self.store.trail_len() > self.config.max_trail {
-            self.drop_oldest_levels(level + 1);
-        }
+        self.bound_trail_below(level + 1);
     }
 
     /// What [`Solver::restart`] needs from the abandoned run when levels were dropped,

@@ -81,43 +81,51 @@ pub(crate) fn linear_shape(expr: &Expr) -> Option<(Vec<(i64, VarId)>, LinearKind
     match op {
         ExprOp::In | ExprOp::NotIn => {
             linear_terms(&args[0], 1, &mut terms, &mut constant)?;
-            let Expr::Call(ExprOp::Set, set) = &args[1] else {
-                return None;
-            };
-            let mut values = set
-                .iter()
-                .map(|e| match e {
-                    Expr::Const(c) => Some(i128::from(*c) - constant),
-                    _ => None,
-                })
-                .collect::<Option<Vec<i128>>>()?;
-            values.sort_unstable();
-            values.dedup();
-            let kind = match (op, values.is_empty()) {
-                // Nothing is in the empty set.
-                (ExprOp::In, true) => LinearKind::Range(1, 0),
-                (ExprOp::In, false) => LinearKind::In(values),
-                _ => LinearKind::NotIn(values),
-            };
-            Some((terms, kind))
+            Some((terms, membership_kind(*op, &args[1], constant)?))
         }
         ExprOp::Lt | ExprOp::Le | ExprOp::Ge | ExprOp::Gt | ExprOp::Eq | ExprOp::Ne if args.len() == 2 => {
             linear_terms(&args[0], 1, &mut terms, &mut constant)?;
             linear_terms(&args[1], -1, &mut terms, &mut constant)?;
             // sum(terms) + constant op 0, that is sum(terms) op -constant.
-            let rhs = -constant;
-            let kind = match op {
-                ExprOp::Lt => LinearKind::Range(i128::MIN, rhs - 1),
-                ExprOp::Le => LinearKind::Range(i128::MIN, rhs),
-                ExprOp::Ge => LinearKind::Range(rhs, i128::MAX),
-                ExprOp::Gt => LinearKind::Range(rhs + 1, i128::MAX),
-                ExprOp::Eq => LinearKind::Range(rhs, rhs),
-                _ => LinearKind::Ne(rhs),
-            };
-            Some((terms, kind))
+            Some((terms, comparison_kind(*op, -constant)))
         }
         _ => None,
     }
+}
+
+/// `sum op rhs` for a comparison operator (`lt`, `le`, `ge`, `gt`, `eq`, `ne`).
+fn comparison_kind(op: ExprOp, rhs: i128) -> LinearKind {
+    match op {
+        ExprOp::Lt => LinearKind::Range(i128::MIN, rhs - 1),
+        ExprOp::Le => LinearKind::Range(i128::MIN, rhs),
+        ExprOp::Ge => LinearKind::Range(rhs, i128::MAX),
+        ExprOp::Gt => LinearKind::Range(rhs + 1, i128::MAX),
+        ExprOp::Eq => LinearKind::Range(rhs, rhs),
+        _ => LinearKind::Ne(rhs),
+    }
+}
+
+/// `sum + constant in set` (or `notin`) as a test on `sum`; `None` unless `set` is a set
+/// of constants.
+fn membership_kind(op: ExprOp, set: &Expr, constant: i128) -> Option<LinearKind> {
+    let Expr::Call(ExprOp::Set, set) = set else {
+        return None;
+    };
+    let mut values = set
+        .iter()
+        .map(|e| match e {
+            Expr::Const(c) => Some(i128::from(*c) - constant),
+            _ => None,
+        })
+        .collect::<Option<Vec<i128>>>()?;
+    values.sort_unstable();
+    values.dedup();
+    Some(match (op, values.is_empty()) {
+        // Nothing is in the empty set.
+        (ExprOp::In, true) => LinearKind::Range(1, 0),
+        (ExprOp::In, false) => LinearKind::In(values),
+        _ => LinearKind::NotIn(values),
+    })
 }
 
 /// Adds `scale * expr` to `terms` and `constant` if `expr` is linear (constants, variables,
@@ -202,37 +210,12 @@ fn separable_shape(expr: &Expr) -> Option<(Vec<Part<'_>>, LinearKind)> {
     match op {
         ExprOp::In | ExprOp::NotIn => {
             separable_parts(&args[0], 1, &mut parts)?;
-            let Expr::Call(ExprOp::Set, set) = &args[1] else {
-                return None;
-            };
-            let mut values = set
-                .iter()
-                .map(|e| match e {
-                    Expr::Const(c) => Some(i128::from(*c)),
-                    _ => None,
-                })
-                .collect::<Option<Vec<i128>>>()?;
-            values.sort_unstable();
-            values.dedup();
-            let kind = match (op, values.is_empty()) {
-                (ExprOp::In, true) => LinearKind::Range(1, 0),
-                (ExprOp::In, false) => LinearKind::In(values),
-                _ => LinearKind::NotIn(values),
-            };
-            Some((parts, kind))
+            Some((parts, membership_kind(*op, &args[1], 0)?))
         }
         ExprOp::Lt | ExprOp::Le | ExprOp::Ge | ExprOp::Gt | ExprOp::Eq | ExprOp::Ne if args.len() == 2 => {
             separable_parts(&args[0], 1, &mut parts)?;
             separable_parts(&args[1], -1, &mut parts)?;
-            let kind = match op {
-                ExprOp::Lt => LinearKind::Range(i128::MIN, -1),
-                ExprOp::Le => LinearKind::Range(i128::MIN, 0),
-                ExprOp::Ge => LinearKind::Range(0, i128::MAX),
-                ExprOp::Gt => LinearKind::Range(1, i128::MAX),
-                ExprOp::Eq => LinearKind::Range(0, 0),
-                _ => LinearKind::Ne(0),
-            };
-            Some((parts, kind))
+            Some((parts, comparison_kind(*op, 0)))
         }
         _ => None,
     }

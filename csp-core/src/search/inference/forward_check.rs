@@ -81,20 +81,20 @@ impl Solver<'_> {
             let p = watch.prop as usize;
             let wake = self.engine.flags(p).wake;
             let (store, stats) = (&mut self.store, &mut self.stats);
-            let assigned = (&self.state.assigned[..], &self.state.value[..]);
+            let assignment = (&self.state.assigned[..], &self.state.value[..]);
             let ok = (!wake.on_fixed()
                 || self.engine.run_propagator(
                     self.props,
                     p,
                     Event::Fixed(watch.local as usize),
                     store,
-                    assigned,
+                    assignment,
                     stats,
                 ))
                 && (!wake.on_change()
                     || self
                         .engine
-                        .run_propagator(self.props, p, Event::Changed, store, assigned, stats));
+                        .run_propagator(self.props, p, Event::Changed, store, assignment, stats));
             self.engine.drop_changes();
             if !ok {
                 return Err(Failure::Propagator(p));

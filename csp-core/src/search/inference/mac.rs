@@ -26,15 +26,7 @@ impl Solver<'_> {
             Ok(()) => true,
             Err(failure) => {
                 if let Some(failure) = failure {
-                    let decision = self.state.frames.last().map(|f| f.var);
-                    self.weights.on_failure(
-                        failure,
-                        &self.network,
-                        self.props,
-                        &self.store,
-                        &self.state.assigned,
-                        decision,
-                    );
+                    self.blame(failure);
                 }
                 false
             }
