@@ -77,7 +77,7 @@ impl Solver<'_> {
                     let stack = &mut self.state.value_stack;
                     random::next(&mut cursor, stack, &self.store, var, &mut self.rng)
                 }
-                _ => preordered::next(&mut cursor, &self.state.value_stack),
+                ValueOrder::Desc | ValueOrder::Lcv => preordered::next(&mut cursor, &self.state.value_stack),
             };
             let Some(candidate) = candidate else {
                 break None;
