@@ -82,5 +82,5 @@ pub use propagation::{Ac3Report, Conflict, Event, Priority, PropagationContext, 
 pub use relation::{PairPredicate, Relation};
 pub use search::{Solutions, Solver};
 pub use stats::{Count, LimitKind, Outcome, Stats};
-pub use store::Values;
+pub use store::{DomainBits, Values};
 pub use var::VarId;

@@ -654,6 +654,32 @@ fn check_gac_fixpoint(spec: &Spec, model: &Model) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// `spec` with one more value in every domain, 191 above its smallest: every domain
+/// then spans exactly three bitset words, so the store interleaves their words.
+fn three_words_wide(mut spec: Spec) -> Spec {
+    for domain in &mut spec.domains {
+        let far = domain[0] + 191;
+        debug_assert!(domain.iter().all(|&v| v < far));
+        domain.push(far);
+    }
+    spec
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Domains of equal width, two words or more, are stored word by word: every
+    /// strategy at every all-different strength must still match brute force.
+    #[test]
+    fn csps_with_equally_wide_domains_match_brute_force(spec in spec(2).prop_map(three_words_wide)) {
+        let expected = spec.brute_force();
+        for strength in Strength::ALL {
+            let model = spec.model(strength);
+            check_all_strategies(&model, &expected, strength.name())?;
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(500))]
 

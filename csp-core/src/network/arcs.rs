@@ -5,7 +5,7 @@ use smallvec::SmallVec;
 
 use crate::model::Model;
 use crate::relation::Oriented;
-use crate::store::Store;
+use crate::store::{DomainBits, Store};
 use crate::var::VarId;
 
 /// How one directed arc `x -> y` revises `x` against `y`.
@@ -236,7 +236,7 @@ impl ArcKind {
                     let row = (a - x_base) as usize * y_words;
                     let supported = supports[row..row + y_words]
                         .iter()
-                        .zip(store.bits(y))
+                        .zip(store.bits(y).iter())
                         .any(|(s, d)| s & d != 0);
                     if !supported && store.remove(x, a) {
                         removed += 1;
@@ -306,14 +306,8 @@ fn revise_exclude(exclusions: &Exclusions, x: VarId, y: VarId, store: &mut Store
 /// The 64 bits of `bits` starting at bit position `start` (may lie partly or wholly
 /// outside the slice: missing bits read as 0).
 #[inline]
-pub(crate) fn extract_word(bits: &[u64], start: i64) -> u64 {
-    let word_at = |i: i64| -> u64 {
-        if i < 0 || i >= bits.len() as i64 {
-            0
-        } else {
-            bits[i as usize]
-        }
-    };
+pub(crate) fn extract_word(bits: DomainBits<'_>, start: i64) -> u64 {
+    let word_at = |i: i64| -> u64 { usize::try_from(i).ok().and_then(|i| bits.get(i)).unwrap_or(0) };
     let index = start.div_euclid(64);
     let shift = start.rem_euclid(64) as u32;
     if shift == 0 {
@@ -326,15 +320,16 @@ pub(crate) fn extract_word(bits: &[u64], start: i64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::extract_word;
+    use crate::store::DomainBits;
 
     #[test]
     fn extract_word_handles_shifts_and_bounds() {
-        let bits = [0b1011u64, 1];
-        assert_eq!(extract_word(&bits, 0), 0b1011);
-        assert_eq!(extract_word(&bits, 1), 0b101 | 1 << 63);
-        assert_eq!(extract_word(&bits, -2), 0b101100);
-        assert_eq!(extract_word(&bits, 64), 1);
-        assert_eq!(extract_word(&bits, 200), 0);
-        assert_eq!(extract_word(&bits, -64), 0);
+        let bits = DomainBits::new(&[0b1011u64, 1], 0, 2, 1);
+        assert_eq!(extract_word(bits, 0), 0b1011);
+        assert_eq!(extract_word(bits, 1), 0b101 | 1 << 63);
+        assert_eq!(extract_word(bits, -2), 0b101100);
+        assert_eq!(extract_word(bits, 64), 1);
+        assert_eq!(extract_word(bits, 200), 0);
+        assert_eq!(extract_word(bits, -64), 0);
     }
 }

@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 use crate::model::Model;
 use crate::propagation::Priority;
 use crate::relation::Oriented;
-use crate::store::Store;
+use crate::store::{Layout, Store};
 use crate::var::VarId;
 
 mod arcs;
@@ -278,8 +278,8 @@ const KEEP_INITIAL_WORDS: usize = 1 << 16;
 
 /// A store with the model's domains, built from the model.
 fn initial_store(model: &Model) -> Store {
-    let num_words = model.vars().map(|v| model.domain(v).num_words()).sum();
-    Store::new(initial_words(model), num_words)
+    let widths = || model.vars().map(|v| model.domain(v).num_words());
+    Store::new(initial_words(model), widths().sum(), Layout::for_widths(widths()))
 }
 
 /// Each variable's base and initial words, in order: what [`initial_store`] is built from.

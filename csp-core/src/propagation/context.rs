@@ -1,7 +1,7 @@
 //! What a propagator sees while it runs: the current domains, and the list of the
 //! variables it changed (announced to the other constraints afterwards).
 
-use crate::store::{Store, Values};
+use crate::store::{DomainBits, Store, Values};
 use crate::var::VarId;
 
 /// A propagator found that no value is left for some variable.
@@ -51,7 +51,7 @@ impl PropagationContext<'_> {
 
     /// The domain as bit words: bit `i` stands for value [`PropagationContext::base`]` + i`.
     #[inline]
-    pub fn bits(&self, var: VarId) -> &[u64] {
+    pub fn bits(&self, var: VarId) -> DomainBits<'_> {
         self.store.bits(var)
     }
 
@@ -79,9 +79,9 @@ impl PropagationContext<'_> {
     }
 
     /// Removes `value_of(j)` from every `vars[j]` but `vars[except]`. An assigned
-    /// variable is not visited unless its value is the one to remove (a clash, which the
-    /// removal then reports): its one value is known without reading its domain, whose
-    /// word, on a large model, would come from memory.
+    /// variable holds the value only if it is its own (a clash, which the removal then
+    /// reports): the store uses that to spare reading a domain word that, on a large
+    /// model, would come from memory.
     #[inline]
     pub(crate) fn remove_from_open(
         &mut self,
@@ -89,24 +89,25 @@ impl PropagationContext<'_> {
         except: usize,
         value_of: impl Fn(usize) -> i64,
     ) -> Result<(), Conflict> {
-        let (assigned, values, track) = (self.assigned, self.values, self.track);
-        let (changed, pruned) = (&mut *self.changed, &mut *self.pruned);
-        self.store
-            .remove_from_each(
-                vars,
-                |j| {
-                    let v = vars[j].index();
-                    j == except || (assigned[v] && i64::from(values[v]) != value_of(j))
-                },
-                &value_of,
-                |var| {
-                    *pruned += 1;
-                    if track {
-                        changed.push(var);
-                    }
-                },
-            )
-            .map_err(|_| Conflict)
+        let (assigned, values) = (self.assigned, self.values);
+        let known = |j: usize| {
+            let v = vars[j].index();
+            assigned[v].then(|| i64::from(values[v]))
+        };
+        let changed = &mut *self.changed;
+        // Without tracking, nothing is called per removal: the store's loop stays
+        // free of a branch on whether a value was removed.
+        let (removed, emptied) = if self.track {
+            self.store
+                .remove_from_each(vars, except, value_of, known, |var| changed.push(var))
+        } else {
+            self.store.remove_from_each(vars, except, value_of, known, |_| {})
+        };
+        *self.pruned += removed;
+        match emptied {
+            Some(_) => Err(Conflict),
+            None => Ok(()),
+        }
     }
 
     /// Keeps only the values whose bits are set in `mask` (layout of [`PropagationContext::bits`]).

@@ -42,6 +42,7 @@ impl SearchPlan {
         let selection = match strategy.var_order {
             VarOrder::Static => VarSelection::Static,
             VarOrder::Mrv if lowest && inferring => VarSelection::Smallest,
+            VarOrder::Mrv if inferring => VarSelection::SmallestRandomTie,
             VarOrder::DomWdeg | VarOrder::DomWdegFixed if lowest && inferring => {
                 VarSelection::SmallestWeighted
             }

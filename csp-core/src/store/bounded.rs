@@ -59,7 +59,7 @@ impl Store {
         let mut size = self.size.clone();
         for entry in self.trail[root - self.dropped..].iter().rev() {
             words[entry.word as usize] = entry.old_bits;
-            size[self.owner[entry.word as usize] as usize] = entry.old_size;
+            size[self.owner(entry.word as usize)] = entry.old_size;
         }
         self.root = Some(RootDomains::Copy {
             mark: root,
@@ -95,8 +95,10 @@ impl Store {
             RootDomains::Initial { .. } => {
                 for (v, (_, bits)) in initial.enumerate() {
                     let bits = bits.as_ref();
-                    let start = self.word_start[v] as usize;
-                    self.words[start..start + bits.len()].copy_from_slice(bits);
+                    let span = self.span(v);
+                    for (k, &word) in bits.iter().enumerate() {
+                        self.words[span.word(k)] = word;
+                    }
                     self.size[v] = bits.iter().map(|w| w.count_ones()).sum();
                 }
                 self.initial_at = Some(mark);
@@ -114,36 +116,47 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Layout;
     use crate::var::VarId;
 
     #[test]
     fn dropped_levels_come_back_from_the_root_copy() {
-        let (x, y) = (VarId(0), VarId(1));
-        let words = [[!0u64, !0], [!0, !0]];
-        let mut store = Store::new(words.iter().map(|w| (0, &w[..])), 0);
-        assert!(store.remove(x, 3));
-        // Not the initial domains any more: the root is copied.
-        let root = store.mark();
-        store.keep_root(root);
-        assert!(store.remove(x, 70));
-        let level = store.mark();
-        assert!(store.remove(y, 1));
-        assert!(store.remove(y, 100));
-        store.drop_below(level);
-        assert_eq!((store.floor(), store.trail_len()), (level, 2));
-        store.undo_to(level);
-        assert!(store.contains(y, 1) && !store.contains(x, 70));
-        store.restore_root(words.iter().map(|w| (0, &w[..])));
-        assert_eq!(store.mark(), root);
-        assert!(store.contains(x, 70) && !store.contains(x, 3));
-        assert_eq!((store.size(x), store.size(y)), (127, 128));
+        for layout in [Layout::ByVariable, Layout::ByWord { width: 2 }] {
+            let (x, y) = (VarId(0), VarId(1));
+            let words = [[!0u64, !0], [!0, !0]];
+            let mut store = Store::new(words.iter().map(|w| (0, &w[..])), 4, layout);
+            assert!(store.remove(x, 3));
+            // Not the initial domains any more: the root is copied.
+            let root = store.mark();
+            store.keep_root(root);
+            assert!(store.remove(x, 70));
+            let level = store.mark();
+            assert!(store.remove(y, 1));
+            assert!(store.remove(y, 100));
+            store.drop_below(level);
+            assert_eq!((store.floor(), store.trail_len()), (level, 2));
+            store.undo_to(level);
+            assert!(store.contains(y, 1) && !store.contains(x, 70));
+            store.restore_root(words.iter().map(|w| (0, &w[..])));
+            assert_eq!(store.mark(), root);
+            assert!(store.contains(x, 70) && !store.contains(x, 3));
+            assert_eq!((store.size(x), store.size(y)), (127, 128));
+            // The initial domains come back in the same layout.
+            let mut store = Store::new(words.iter().map(|w| (0, &w[..])), 4, layout);
+            store.keep_root(0);
+            assert!(store.remove(y, 64) && store.remove(x, 127));
+            store.drop_below(store.mark());
+            store.restore_root(words.iter().map(|w| (0, &w[..])));
+            assert!(store.contains(y, 64) && store.contains(x, 127));
+            assert_eq!((store.size(x), store.size(y)), (128, 128));
+        }
     }
 
     #[test]
     fn an_unchanged_root_comes_back_from_the_initial_domains() {
         let x = VarId(0);
         let words = [[!0u64, !0]];
-        let mut store = Store::new(words.iter().map(|w| (0, &w[..])), 0);
+        let mut store = Store::new(words.iter().map(|w| (0, &w[..])), 0, Layout::ByVariable);
         store.keep_root(0);
         assert!(matches!(store.root, Some(RootDomains::Initial { mark: 0 })));
         assert!(store.remove(x, 5));

@@ -1,15 +1,17 @@
-//! The search-time domain store: every variable's current domain as a slice of
-//! one flat bitset, with a trail that undoes changes on backtracking.
+//! The search-time domain store: every variable's current domain as bit words of one
+//! flat vector, with a trail that undoes changes on backtracking.
 //!
 //! All domains live in one `Vec<u64>` so that a search never allocates per node:
 //! a change overwrites words in place and records the old word on the trail.
 
 use crate::var::VarId;
 
+mod bits;
 mod bounded;
 mod uniform;
 mod values;
 
+pub use bits::DomainBits;
 pub(crate) use uniform::UniformStore;
 pub use values::Values;
 
@@ -38,13 +40,49 @@ pub(crate) struct StoreParts<'a> {
     pub(crate) trail: &'a mut Vec<TrailEntry>,
 }
 
+/// Where the store puts each domain's words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// Each domain's words in a row, one domain after another.
+    ByVariable,
+    /// Word `k` of variable `v` at `k * vars + v`: every domain has `width` words (two or
+    /// more). Removing one value from many variables, which all-different at value
+    /// strength does at every assignment, then reads words side by side instead of one
+    /// cache line per variable.
+    ByWord { width: u32 },
+}
+
+impl Layout {
+    /// The layout for domains of these widths in words: by word when they are all equal
+    /// and wider than one word, and there are at least two.
+    pub(crate) fn for_widths(mut widths: impl Iterator<Item = usize>) -> Layout {
+        let Some(first) = widths.next() else {
+            return Layout::ByVariable;
+        };
+        let mut count = 1;
+        for width in widths {
+            if width != first {
+                return Layout::ByVariable;
+            }
+            count += 1;
+        }
+        match u32::try_from(first) {
+            Ok(width) if width >= 2 && count >= 2 => Layout::ByWord { width },
+            _ => Layout::ByVariable,
+        }
+    }
+}
+
 /// Current domains of all variables, restorable to any earlier mark.
 #[derive(Clone, Debug)]
 pub(crate) struct Store {
     words: Vec<u64>,
-    /// `word_start[v]..word_start[v + 1]` are the words of variable `v`.
+    layout: Layout,
+    /// By variable: `word_start[v]..word_start[v + 1]` are the words of variable `v`.
+    /// Empty by word.
     word_start: Vec<u32>,
-    /// The variable each word belongs to.
+    /// By variable: the variable each word belongs to. Empty by word, where word `w`
+    /// belongs to variable `w % vars`.
     owner: Vec<u32>,
     /// The value that bit 0 of a variable's first word stands for.
     base: Vec<i32>,
@@ -66,15 +104,36 @@ pub(crate) struct Store {
 /// A position on the trail; [`Store::undo_to`] restores the domains as they were.
 pub(crate) type Mark = usize;
 
+/// Where one domain's words are: word `k` at `start + k * stride`, for `k < width`.
+#[derive(Clone, Copy)]
+struct Span {
+    start: usize,
+    width: usize,
+    stride: usize,
+}
+
+impl Span {
+    #[inline(always)]
+    fn word(self, k: usize) -> usize {
+        self.start + k * self.stride
+    }
+}
+
 impl Store {
-    /// Builds a store from each variable's `(base, bit words)`.
+    /// Builds a store from each variable's `(base, bit words)` in `layout`.
     /// Each domain is read once, so it may be made on the fly: no second copy of a
     /// large model's domains exists while the store is built, and with `words`, the
-    /// number of words they fill, none is made by growing the store either.
-    pub(crate) fn new<W: AsRef<[u64]>>(domains: impl Iterator<Item = (i32, W)>, words: usize) -> Self {
+    /// number of words they fill, none is made by growing the store either. By word,
+    /// every domain must have the layout's width.
+    pub(crate) fn new<W: AsRef<[u64]>>(
+        domains: impl Iterator<Item = (i32, W)>,
+        words: usize,
+        layout: Layout,
+    ) -> Self {
         let mut store = Store {
             words: Vec::new(),
-            word_start: vec![0],
+            layout,
+            word_start: Vec::new(),
             owner: Vec::new(),
             base: Vec::new(),
             size: Vec::new(),
@@ -84,28 +143,78 @@ impl Store {
             root: None,
             initial_at: Some(0),
         };
-        store.words.reserve_exact(words);
-        store.owner.reserve_exact(words);
         let vars = domains.size_hint().0;
-        store.word_start.reserve_exact(vars);
         store.base.reserve_exact(vars);
         store.size.reserve_exact(vars);
-        for (base, bits) in domains {
-            let bits = bits.as_ref();
-            store
-                .owner
-                .extend(std::iter::repeat_n(store.base.len() as u32, bits.len()));
-            store.words.extend_from_slice(bits);
-            store.word_start.push(store.words.len() as u32);
-            store.base.push(base);
-            store.size.push(bits.iter().map(|w| w.count_ones()).sum());
-        }
-        let one_word_each = store.word_start.iter().enumerate().all(|(v, &w)| w as usize == v);
-        let first = store.base.first().copied();
-        if one_word_each && store.base.iter().all(|&b| Some(b) == first) {
-            store.uniform = first;
+        match layout {
+            Layout::ByVariable => {
+                store.words.reserve_exact(words);
+                store.owner.reserve_exact(words);
+                store.word_start.reserve_exact(vars + 1);
+                store.word_start.push(0);
+                for (base, bits) in domains {
+                    let bits = bits.as_ref();
+                    store
+                        .owner
+                        .extend(std::iter::repeat_n(store.base.len() as u32, bits.len()));
+                    store.words.extend_from_slice(bits);
+                    store.word_start.push(store.words.len() as u32);
+                    store.base.push(base);
+                    store.size.push(bits.iter().map(|w| w.count_ones()).sum());
+                }
+                let one_word_each = store.word_start.iter().enumerate().all(|(v, &w)| w as usize == v);
+                let first = store.base.first().copied();
+                if one_word_each && store.base.iter().all(|&b| Some(b) == first) {
+                    store.uniform = first;
+                }
+            }
+            Layout::ByWord { width } => {
+                // The number of variables is known once all are read: place each domain's
+                // words at the hinted count of variables, which must be exact.
+                assert_eq!(words, vars * width as usize, "by word, `words` is vars * width");
+                store.words = vec![0; words];
+                for (v, (base, bits)) in domains.enumerate() {
+                    let bits = bits.as_ref();
+                    assert_eq!(bits.len(), width as usize, "by word, every domain has the width");
+                    for (k, &word) in bits.iter().enumerate() {
+                        store.words[k * vars + v] = word;
+                    }
+                    store.base.push(base);
+                    store.size.push(bits.iter().map(|w| w.count_ones()).sum());
+                }
+                assert_eq!(store.size.len(), vars, "by word, the size hint is exact");
+            }
         }
         store
+    }
+
+    /// Where variable `v`'s words are.
+    #[inline(always)]
+    fn span(&self, v: usize) -> Span {
+        match self.layout {
+            Layout::ByVariable => {
+                let start = self.word_start[v] as usize;
+                Span {
+                    start,
+                    width: self.word_start[v + 1] as usize - start,
+                    stride: 1,
+                }
+            }
+            Layout::ByWord { width } => Span {
+                start: v,
+                width: width as usize,
+                stride: self.size.len(),
+            },
+        }
+    }
+
+    /// The variable that word `word` belongs to.
+    #[inline]
+    fn owner(&self, word: usize) -> usize {
+        match self.layout {
+            Layout::ByVariable => self.owner[word] as usize,
+            Layout::ByWord { .. } => word % self.size.len(),
+        }
     }
 
     #[inline]
@@ -129,25 +238,24 @@ impl Store {
         self.base[var.index()]
     }
 
-    /// The bit words of a variable's domain (bit `i` of the whole slice = value `base + i`).
+    /// The bit words of a variable's domain (bit `i` of word `k` = value `base + 64 k + i`).
     #[inline]
-    pub(crate) fn bits(&self, var: VarId) -> &[u64] {
-        let v = var.index();
-        &self.words[self.word_start[v] as usize..self.word_start[v + 1] as usize]
+    pub(crate) fn bits(&self, var: VarId) -> DomainBits<'_> {
+        let span = self.span(var.index());
+        DomainBits::new(&self.words, span.start, span.width, span.stride)
     }
 
     /// The index of `var`'s only word, if its domain fits in one.
     pub(crate) fn single_word(&self, var: VarId) -> Option<usize> {
-        let v = var.index();
-        (self.word_start[v + 1] - self.word_start[v] == 1).then_some(self.word_start[v] as usize)
+        let span = self.span(var.index());
+        (span.width == 1).then_some(span.start)
     }
 
     /// The bit index of `value` in `var`'s domain, if it lies inside the domain's range.
     #[inline]
     fn bit_of(&self, var: VarId, value: i32) -> Option<usize> {
         let offset = value.wrapping_sub(self.base(var)) as u32 as usize;
-        let v = var.index();
-        let width = (self.word_start[v + 1] - self.word_start[v]) as usize * 64;
+        let width = self.span(var.index()).width * 64;
         // Values below the base wrap around to huge offsets and fail this test too, unless
         // the subtraction overflowed i32: check that case exactly.
         let exact = i64::from(value) - i64::from(self.base(var));
@@ -158,7 +266,7 @@ impl Store {
     pub(crate) fn contains(&self, var: VarId, value: i32) -> bool {
         match self.bit_of(var, value) {
             Some(bit) => {
-                let word = self.word_start[var.index()] as usize + bit / 64;
+                let word = self.span(var.index()).word(bit / 64);
                 self.words[word] >> (bit % 64) & 1 == 1
             }
             None => false,
@@ -171,7 +279,7 @@ impl Store {
         self.bits(var)
             .iter()
             .enumerate()
-            .find(|(_, w)| **w != 0)
+            .find(|&(_, w)| w != 0)
             .map(|(i, w)| base + (i * 64) as i32 + w.trailing_zeros() as i32)
     }
 
@@ -182,7 +290,7 @@ impl Store {
             .iter()
             .enumerate()
             .rev()
-            .find(|(_, w)| **w != 0)
+            .find(|&(_, w)| w != 0)
             .map(|(i, w)| base + ((i * 64) as i32 + 63 - w.leading_zeros() as i32))
     }
 
@@ -234,7 +342,7 @@ impl Store {
             bits,
             base: self.base(var),
             word_index: 0,
-            word: bits.first().copied().unwrap_or(0),
+            word: bits.get(0).unwrap_or(0),
         }
     }
 
@@ -259,7 +367,7 @@ impl Store {
         let Some(bit) = self.bit_of(var, value) else {
             return false;
         };
-        let word = self.word_start[var.index()] as usize + bit / 64;
+        let word = self.span(var.index()).word(bit / 64);
         let mask = 1u64 << (bit % 64);
         if self.words[word] & mask == 0 {
             return false;
@@ -268,49 +376,51 @@ impl Store {
         true
     }
 
-    /// Removes `value_of(j)` from each `vars[j]` for which `skip(j)` is false, in one
-    /// pass over plain slices: an assigned all-different view reaches every variable of
-    /// its constraint. Calls `removed(var)` for each change; stops at the first variable
-    /// left empty and returns it.
+    /// Removes `value_of(j)` from each `vars[j]` but `vars[except]`, in one pass over
+    /// plain slices: an assigned all-different view reaches every variable of its
+    /// constraint. `known(j)` is the value of `vars[j]` when it is assigned: such a
+    /// variable holds the value to remove only if it is that one. Calls `removed(var)`
+    /// for each change. Returns the number of values removed, and the variable left
+    /// empty, at which it stops, if any.
     #[inline]
     pub(crate) fn remove_from_each(
         &mut self,
         vars: &[VarId],
-        skip: impl Fn(usize) -> bool,
+        except: usize,
         value_of: impl Fn(usize) -> i64,
-        mut removed: impl FnMut(VarId),
-    ) -> Result<(), VarId> {
-        let (words, size, trail) = (&mut self.words, &mut self.size, &mut self.trail);
-        for (j, &var) in vars.iter().enumerate() {
-            if skip(j) {
-                continue;
+        known: impl Fn(usize) -> Option<i64>,
+        removed: impl FnMut(VarId),
+    ) -> (u64, Option<VarId>) {
+        let (words, size, trail, base) = (&mut self.words, &mut self.size, &mut self.trail, &self.base);
+        // An assigned variable's word is not read unless its value is the one to remove:
+        // on a large model, that word would come from memory.
+        let skip = |j: usize| j == except || known(j).is_some_and(|value| value != value_of(j));
+        // At most one entry per variable: no reallocation inside the loop.
+        trail.reserve(vars.len());
+        // One loop for each layout, so that neither looks its layout up per variable.
+        match self.layout {
+            Layout::ByVariable => {
+                let word_start = &self.word_start;
+                let span = |v: usize| {
+                    let start = word_start[v] as usize;
+                    Span {
+                        start,
+                        width: word_start[v + 1] as usize - start,
+                        stride: 1,
+                    }
+                };
+                remove_each(words, size, trail, base, vars, span, skip, &value_of, removed)
             }
-            let v = var.index();
-            let start = self.word_start[v] as usize;
-            let width = (self.word_start[v + 1] as usize - start) as i64 * 64;
-            let bit = value_of(j) - i64::from(self.base[v]);
-            if !(0..width).contains(&bit) {
-                continue;
-            }
-            let word = start + (bit / 64) as usize;
-            let old = words[word];
-            let mask = 1u64 << (bit % 64);
-            if old & mask == 0 {
-                continue;
-            }
-            trail.push(TrailEntry {
-                word: word as u32,
-                old_size: size[v],
-                old_bits: old,
-            });
-            words[word] = old & !mask;
-            size[v] -= 1;
-            removed(var);
-            if size[v] == 0 {
-                return Err(var);
+            Layout::ByWord { width } => {
+                let (width, stride) = (width as usize, size.len());
+                let span = |v: usize| Span {
+                    start: v,
+                    width,
+                    stride,
+                };
+                remove_each(words, size, trail, base, vars, span, skip, &value_of, removed)
             }
         }
-        Ok(())
     }
 
     /// Clears the set bits `mask` of word `word`, which belongs to `var`.
@@ -337,8 +447,8 @@ impl Store {
         pattern: Option<u128>,
     ) -> u32 {
         let v = var.index();
-        let start = self.word_start[v] as usize;
-        if self.word_start[v + 1] as usize - start == 1 {
+        let Span { start, width, .. } = self.span(v);
+        if width == 1 {
             let rel = i64::from(center) - i64::from(self.base[v]);
             let clear = match pattern {
                 Some(pattern) if (0..64).contains(&rel) => pattern_word(pattern, rel),
@@ -368,9 +478,9 @@ impl Store {
     /// Keeps only the values whose bits are set in `mask` (same layout as [`Store::bits`]).
     /// Returns the number of values removed.
     pub(crate) fn retain_bits(&mut self, var: VarId, mask: &[u64]) -> u32 {
-        let start = self.word_start[var.index()] as usize;
-        let end = self.word_start[var.index() + 1] as usize;
-        if let (1, [m]) = (end - start, mask) {
+        let span = self.span(var.index());
+        let start = span.start;
+        if let (1, [m]) = (span.width, mask) {
             let old = self.words[start];
             let new = old & m;
             if new == old {
@@ -380,7 +490,8 @@ impl Store {
             return (old ^ new).count_ones();
         }
         let mut removed = 0;
-        for (i, word) in (start..end).enumerate() {
+        for i in 0..span.width {
+            let word = span.word(i);
             let old = self.words[word];
             let new = old & mask.get(i).copied().unwrap_or(0);
             if new != old {
@@ -394,10 +505,10 @@ impl Store {
     /// Keeps only values inside `lo..=hi`; returns the number of values removed.
     pub(crate) fn retain_range(&mut self, var: VarId, lo: i64, hi: i64) -> u32 {
         let base = i64::from(self.base(var));
-        let start = self.word_start[var.index()] as usize;
-        let end = self.word_start[var.index() + 1] as usize;
+        let span = self.span(var.index());
         let mut removed = 0;
-        for (i, word) in (start..end).enumerate() {
+        for i in 0..span.width {
+            let word = span.word(i);
             let first = base + (i as i64) * 64;
             let mut mask = !0u64;
             if lo > first {
@@ -452,8 +563,8 @@ impl Store {
     #[inline(never)]
     fn fix_general(&mut self, var: VarId, value: i32) -> u32 {
         let v = var.index();
-        let (start, end) = (self.word_start[v] as usize, self.word_start[v + 1] as usize);
-        if end - start == 1 {
+        let Span { start, width, .. } = self.span(v);
+        if width == 1 {
             // One-word domains (every Sudoku up to 64x64): a single masked write.
             let old = self.words[start];
             let bit = i64::from(value) - i64::from(self.base[v]);
@@ -503,12 +614,73 @@ impl Store {
             return;
         }
         let keep = mark - self.dropped;
-        for entry in self.trail[keep..].iter().rev() {
-            self.words[entry.word as usize] = entry.old_bits;
-            self.size[self.owner[entry.word as usize] as usize] = entry.old_size;
+        match self.layout {
+            Layout::ByVariable => {
+                for entry in self.trail[keep..].iter().rev() {
+                    self.words[entry.word as usize] = entry.old_bits;
+                    self.size[self.owner[entry.word as usize] as usize] = entry.old_size;
+                }
+            }
+            Layout::ByWord { .. } => {
+                let vars = self.size.len();
+                for entry in self.trail[keep..].iter().rev() {
+                    self.words[entry.word as usize] = entry.old_bits;
+                    self.size[entry.word as usize % vars] = entry.old_size;
+                }
+            }
         }
         self.trail.truncate(keep);
     }
+}
+
+/// [`Store::remove_from_each`] with the layout given as `span`, skipping `vars[j]`
+/// when `skip(j)`. Without a branch on whether the value is there: a visit that finds
+/// it gone pushes a trail entry and takes it back, which costs less than a mispredicted
+/// branch when about half the visits remove something (forward checking on n-queens).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn remove_each(
+    words: &mut [u64],
+    size: &mut [u32],
+    trail: &mut Vec<TrailEntry>,
+    base: &[i32],
+    vars: &[VarId],
+    span: impl Fn(usize) -> Span,
+    skip: impl Fn(usize) -> bool,
+    value_of: impl Fn(usize) -> i64,
+    mut removed: impl FnMut(VarId),
+) -> (u64, Option<VarId>) {
+    let mut count = 0;
+    for (j, &var) in vars.iter().enumerate() {
+        if skip(j) {
+            continue;
+        }
+        let v = var.index();
+        let span = span(v);
+        let bit = value_of(j) - i64::from(base[v]);
+        if !(0..span.width as i64 * 64).contains(&bit) {
+            continue;
+        }
+        let word = span.word((bit / 64) as usize);
+        let old = words[word];
+        let hit = old >> (bit % 64) & 1;
+        trail.push(TrailEntry {
+            word: word as u32,
+            old_size: size[v],
+            old_bits: old,
+        });
+        trail.truncate(trail.len() - (1 - hit) as usize);
+        words[word] = old & !(hit << (bit % 64));
+        size[v] -= hit as u32;
+        count += hit;
+        if hit != 0 {
+            removed(var);
+        }
+        if size[v] == 0 {
+            return (count, Some(var));
+        }
+    }
+    (count, None)
 }
 
 #[cfg(test)]
@@ -516,7 +688,7 @@ mod tests {
     use super::*;
 
     fn store_with(base: i32, bits: &[u64]) -> Store {
-        Store::new(std::iter::once((base, bits)), 0)
+        Store::new(std::iter::once((base, bits)), 0, Layout::ByVariable)
     }
 
     #[test]
@@ -535,6 +707,60 @@ mod tests {
         store.undo_to(mark);
         assert_eq!(store.size(v), 67);
         assert!(store.contains(v, -3));
+    }
+
+    #[test]
+    fn only_equal_widths_of_two_words_or_more_are_stored_by_word() {
+        assert_eq!(
+            Layout::for_widths([3, 3].into_iter()),
+            Layout::ByWord { width: 3 }
+        );
+        assert_eq!(Layout::for_widths([1, 1].into_iter()), Layout::ByVariable);
+        assert_eq!(Layout::for_widths([2, 3].into_iter()), Layout::ByVariable);
+        assert_eq!(Layout::for_widths([2].into_iter()), Layout::ByVariable);
+        assert_eq!(Layout::for_widths(std::iter::empty()), Layout::ByVariable);
+    }
+
+    /// The same changes on both layouts: every domain must read the same after each.
+    #[test]
+    fn both_layouts_hold_the_same_domains_through_every_change() {
+        let domains = [
+            (-5, [!0u64, 0b1011, 1 << 63]),
+            (0, [0xF0, !0, 0]),
+            (100, [1, 2, 4]),
+        ];
+        let build = |layout| Store::new(domains.iter().map(|(b, w)| (*b, &w[..])), 9, layout);
+        let mut stores = [build(Layout::ByVariable), build(Layout::ByWord { width: 3 })];
+        let vars = [VarId(0), VarId(1), VarId(2)];
+        let same = |stores: &[Store; 2]| {
+            for &v in &vars {
+                let [a, b] = stores;
+                assert_eq!(a.bits(v).to_vec(), b.bits(v).to_vec());
+                assert_eq!(a.size(v), b.size(v));
+                assert_eq!(a.values(v).collect::<Vec<_>>(), b.values(v).collect::<Vec<_>>());
+                assert_eq!((a.min(v), a.max(v)), (b.min(v), b.max(v)));
+                assert_eq!(a.next_value(v, Some(60)), b.next_value(v, Some(60)));
+            }
+        };
+        same(&stores);
+        let marks = stores.each_ref().map(Store::mark);
+        for store in &mut stores {
+            assert!(store.remove(VarId(0), 59));
+            assert_eq!(store.retain_range(VarId(1), 5, 70), 1 + 57);
+            assert_eq!(store.retain_bits(VarId(2), &[!0, 0, !0]), 1);
+            let (removed, emptied) = store.remove_from_each(&vars, 1, |j| [-5, 0, 231][j], |_| None, |_| {});
+            assert_eq!((removed, emptied), (1, None));
+        }
+        same(&stores);
+        for (store, mark) in stores.iter_mut().zip(marks) {
+            assert_eq!(store.fix(VarId(2), 230), 1);
+            let (removed, emptied) =
+                store.remove_from_each(&vars, 0, |_| 230, |j| (j == 2).then_some(230), |_| {});
+            assert_eq!((removed, emptied), (1, Some(VarId(2))));
+            store.undo_to(mark);
+        }
+        same(&stores);
+        assert_eq!(stores[1].size(VarId(2)), 3);
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Iterating over a domain's values.
 
+use super::DomainBits;
+
 /// Ascending iterator over one domain's values.
 pub struct Values<'a> {
-    pub(super) bits: &'a [u64],
+    pub(super) bits: DomainBits<'a>,
     pub(super) base: i32,
     pub(super) word_index: usize,
     pub(super) word: u64,
@@ -20,10 +22,7 @@ impl Iterator for Values<'_> {
                 return Some(self.base + (self.word_index * 64) as i32 + bit as i32);
             }
             self.word_index += 1;
-            if self.word_index >= self.bits.len() {
-                return None;
-            }
-            self.word = self.bits[self.word_index];
+            self.word = self.bits.get(self.word_index)?;
         }
     }
 }

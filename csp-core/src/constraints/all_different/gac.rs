@@ -116,7 +116,7 @@ enum Window {
 fn word_window(vars: &[VarId], offsets: &[i32], ctx: &PropagationContext<'_>) -> Window {
     let (mut lo, mut hi) = (i64::MAX, i64::MIN);
     for (&var, &offset) in vars.iter().zip(offsets) {
-        let &[word] = ctx.bits(var) else {
+        let Some(word) = ctx.bits(var).single() else {
             return Window::TooWide;
         };
         if word == 0 {

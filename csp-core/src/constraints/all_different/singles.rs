@@ -44,8 +44,8 @@ impl AllDifferent {
         } else {
             let base = ctx.base(self.vars[0]);
             for (d, &v) in doms.iter_mut().zip(&self.vars) {
-                match ctx.bits(v) {
-                    [word] if ctx.base(v) == base => *d = *word,
+                match ctx.bits(v).single() {
+                    Some(word) if ctx.base(v) == base => *d = word,
                     _ => return self.singles_general(ctx),
                 }
             }

@@ -84,8 +84,8 @@ impl PermutationOverlap {
         let base = ctx.base(self.vars[0]);
         for (union, range) in unions.iter_mut().zip([a, s, b]) {
             for &v in &self.vars[range] {
-                match ctx.bits(v) {
-                    [word] if ctx.base(v) == base => *union |= word,
+                match ctx.bits(v).single() {
+                    Some(word) if ctx.base(v) == base => *union |= word,
                     _ => return None,
                 }
             }

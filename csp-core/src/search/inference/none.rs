@@ -142,9 +142,7 @@ impl<'a> Legality<'a> {
     /// one rules it out, so the `k`-th neighbour tests the values the earlier ones left.
     /// `None` when some constraint on `var` is not compiled to a bit pattern.
     fn legal_word(&self, var: VarId) -> Option<(u64, u64)> {
-        let &[mut legal] = self.store.bits(var) else {
-            return None;
-        };
+        let mut legal = self.store.bits(var).single()?;
         let network = self.network;
         let mut checks = 0u64;
         for (adj, step) in network

@@ -45,7 +45,7 @@ pub(in crate::search) fn next(
 fn untried_value(store: &Store, var: VarId, tried: &[i32], mut rank: usize) -> i32 {
     let base = i64::from(store.base(var));
     let mut tried = tried.iter().map(|&t| i64::from(t)).peekable();
-    for (index, &word) in store.bits(var).iter().enumerate() {
+    for (index, word) in store.bits(var).iter().enumerate() {
         let low = base + 64 * index as i64;
         let mut untried = word;
         while let Some(t) = tried.next_if(|&t| t < low + 64) {

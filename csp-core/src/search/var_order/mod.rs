@@ -21,9 +21,12 @@ pub(super) enum VarSelection {
     Static,
     /// MRV under inference (legal values = domain size), ties to the lowest index.
     Smallest,
+    /// MRV under inference, ties at random.
+    SmallestRandomTie,
     /// dom/wdeg under inference, ties to the lowest index.
     SmallestWeighted,
-    /// Any other rule (MRV+degree, random ties, no inference), through the general scan.
+    /// Any other rule (MRV+degree, dom/wdeg with random ties, no inference), through
+    /// the general scan.
     General,
 }
 
@@ -33,6 +36,9 @@ impl Solver<'_> {
         match self.plan.selection {
             VarSelection::Static => static_order::select(&self.state),
             VarSelection::Smallest => mrv::smallest_domain(&self.state, &self.store),
+            VarSelection::SmallestRandomTie => {
+                mrv::smallest_domain_random_tie(&self.state, &self.store, &mut self.rng)
+            }
             VarSelection::SmallestWeighted => dom_wdeg::smallest_weighted_domain(
                 &self.state,
                 &self.store,

@@ -1,6 +1,9 @@
 //! MRV (minimum remaining values, "fail first"): the variable with the fewest legal
 //! values. Under inference these are its domain, so the fast path reads the sizes of
-//! the unassigned variables only; ties go to the lowest index.
+//! the unassigned variables only; ties go to the lowest index, or at random.
+
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
 
 use crate::search::state::SearchState;
 use crate::store::Store;
@@ -62,4 +65,37 @@ pub(in crate::search) fn first_smallest(open: &[u64], sizes: &[u32]) -> usize {
     }
     debug_assert!(best != u64::MAX, "an unassigned variable");
     (best & u64::from(u32::MAX)) as usize
+}
+
+/// MRV under inference with ties at random: the general scan's rule for this case, in
+/// one pass over the unassigned variables' sizes. A variable that ties the smallest size
+/// seen so far takes the choice with probability 1 / (the ties so far), so the choice is
+/// uniform among the variables with the fewest values, and the random draws are the
+/// general scan's, one by one (a seed gives the same search either way).
+#[inline]
+pub(in crate::search) fn smallest_domain_random_tie(
+    state: &SearchState,
+    store: &Store,
+    rng: &mut ChaCha8Rng,
+) -> VarId {
+    let sizes = store.sizes();
+    let (mut best, mut best_size, mut ties) = (usize::MAX, u32::MAX, 0u32);
+    for (w, &word) in state.open_vars.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let size = sizes[i];
+            if size < best_size {
+                (best, best_size, ties) = (i, size, 1);
+            } else if size == best_size {
+                ties += 1;
+                if rng.random_range(0..ties) == 0 {
+                    best = i;
+                }
+            }
+        }
+    }
+    debug_assert!(best != usize::MAX, "an unassigned variable");
+    VarId(best as u32)
 }

@@ -1,0 +1,94 @@
+//! One domain's bit words as the store lays them out: in a row, or one word in every
+//! `stride` when the store interleaves its domains ([`super::Layout::ByWord`]).
+
+use std::ops::Index;
+
+/// A domain's bit words: bit `i` of word `k` stands for value `base + 64 k + i`.
+///
+/// Word `k` is at `start + k * stride` of the store's words. A store that keeps each
+/// domain in a row has stride 1; one that interleaves them (every domain of equal width
+/// and wider than one word) keeps word `k` of all variables side by side, so that
+/// removing one value from many variables reads neighbouring words.
+#[derive(Clone, Copy, Debug)]
+pub struct DomainBits<'a> {
+    words: &'a [u64],
+    start: usize,
+    len: usize,
+    stride: usize,
+}
+
+impl<'a> DomainBits<'a> {
+    #[inline]
+    pub(crate) fn new(words: &'a [u64], start: usize, len: usize, stride: usize) -> Self {
+        debug_assert!(len == 0 || start + (len - 1) * stride < words.len());
+        DomainBits {
+            words,
+            start,
+            len,
+            stride,
+        }
+    }
+
+    /// The number of words.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the domain has no words at all (never the case for a model's variable).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Word `k`, or `None` past the last.
+    #[inline]
+    pub fn get(&self, k: usize) -> Option<u64> {
+        (k < self.len).then(|| self.words[self.start + k * self.stride])
+    }
+
+    /// The only word of a domain that fits in one.
+    #[inline]
+    pub fn single(&self) -> Option<u64> {
+        (self.len == 1).then(|| self.words[self.start])
+    }
+
+    /// The words in order.
+    #[inline]
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = u64> + ExactSizeIterator + 'a {
+        let (words, start, stride) = (self.words, self.start, self.stride);
+        (0..self.len).map(move |k| words[start + k * stride])
+    }
+
+    /// The words copied into a vector.
+    pub fn to_vec(&self) -> Vec<u64> {
+        self.iter().collect()
+    }
+}
+
+impl Index<usize> for DomainBits<'_> {
+    type Output = u64;
+
+    #[inline]
+    fn index(&self, k: usize) -> &u64 {
+        assert!(k < self.len, "word {k} of a domain of {} words", self.len);
+        &self.words[self.start + k * self.stride]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strided_words_read_every_stride_th_word() {
+        let words = [10, 20, 11, 21, 12, 22];
+        let second = DomainBits::new(&words, 1, 3, 2);
+        assert_eq!(second.to_vec(), vec![20, 21, 22]);
+        assert_eq!(second[2], 22);
+        assert_eq!(second.get(3), None);
+        assert_eq!(second.single(), None);
+        assert_eq!(second.iter().next_back(), Some(22));
+        assert_eq!(DomainBits::new(&words, 4, 1, 2).single(), Some(12));
+    }
+}
