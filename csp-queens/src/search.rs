@@ -13,23 +13,37 @@ use crate::board::Symmetries;
 use crate::error::QueensError;
 use crate::model::{Encoding, check_n};
 
+/// The trail bound of [`default_solve`]: 2^18 records, 4 MB, which stays in a core's
+/// second-level cache on common hardware. Every node of forward checking on a large
+/// board writes thousands of records, so a trail that fits there is faster than one
+/// four times the size; a backtrack below the records kept, which replays the path, is
+/// rare on this search, whose dead ends lie near the bottom.
+pub const QUEENS_MAX_TRAIL: usize = 1 << 18;
+
 /// The largest board [`count`] accepts (n = 20 has 39 billion solutions).
 pub const MAX_COUNT_N: usize = 20;
 
 /// The default way to find a first solution on an `n`-queens board: the all-different
 /// model, MRV with forward checking, random tie-breaks, values in random order, and
-/// Luby restarts with a unit run of `n + 64` nodes: a run can place every queen and then
-/// backtrack a little. Random ties and values spread the queens as a random placement
-/// would, so that a run rarely meets a dead end; a dead end near the bottom is often
-/// repaired within a few dozen nodes, and one that is not comes from far up, where
-/// starting afresh is cheaper (figures in `docs/performance.md`).
+/// Luby restarts with a unit run of `n + n / 8 + 64` nodes: a run can place every queen
+/// and then backtrack for a while. Random ties and values spread the queens as a random
+/// placement would, so that a run rarely meets a dead end; a dead end near the bottom
+/// is often repaired within a few hundred nodes, each of which costs little there
+/// because few rows are left, and one that is not comes from far up, where starting
+/// afresh is cheaper (figures in `docs/performance.md`).
+///
+/// The trail is bounded at [`QUEENS_MAX_TRAIL`] records.
 pub fn default_solve(n: usize) -> (Encoding, SearchConfig) {
+    let n = n as u64;
     let config = SearchConfig {
         strategy: Strategy::new(VarOrder::Mrv, ValueOrder::Random, Inference::Fc),
         tie_break: TieBreak::Random,
-        restarts: Some(Restarts::Luby { scale: n as u64 + 64 }),
+        restarts: Some(Restarts::Luby {
+            scale: n + n / 8 + 64,
+        }),
         seed: 0,
         limits: Limits::default(),
+        max_trail: QUEENS_MAX_TRAIL,
         ..SearchConfig::default()
     };
     (Encoding::AllDifferent(Strength::Value), config)

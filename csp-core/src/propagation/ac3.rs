@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use super::context::Assignment;
 use super::engine::Propagation;
 use super::root::load_givens;
 use crate::domain::Domain;
@@ -55,8 +56,13 @@ pub fn ac3(model: &Model) -> Ac3Report {
         && (model.is_at_fixpoint() || {
             let mut engine = Propagation::new(&network, n, true);
             engine.queue_root(&network, &store, &assigned);
+            let assignment = Assignment {
+                assigned: &assigned,
+                values: &values,
+                open: &[],
+            };
             engine
-                .fixpoint(&network, model.propagators(), &mut store, (&assigned, &values), &mut stats)
+                .fixpoint(&network, model.propagators(), &mut store, assignment, &mut stats)
                 .is_ok()
         });
     Ac3Report {

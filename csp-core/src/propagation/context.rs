@@ -16,9 +16,18 @@ pub struct PropagationContext<'a> {
     /// which does not cascade).
     pub(crate) track: bool,
     pub(crate) pruned: &'a mut u64,
+    pub(crate) assignment: Assignment<'a>,
+}
+
+/// The search's assignment, as propagators see it.
+#[derive(Clone, Copy)]
+pub(crate) struct Assignment<'a> {
     pub(crate) assigned: &'a [bool],
     /// The value of each assigned variable.
     pub(crate) values: &'a [i32],
+    /// The unassigned variables as a bitset (bit `v % 64` of word `v / 64`) when the
+    /// caller keeps one (search does), else empty.
+    pub(crate) open: &'a [u64],
 }
 
 impl PropagationContext<'_> {
@@ -64,7 +73,7 @@ impl PropagationContext<'_> {
     /// Whether search (or the model, for givens) assigned `var`.
     #[inline]
     pub fn is_assigned(&self, var: VarId) -> bool {
-        self.assigned[var.index()]
+        self.assignment.assigned[var.index()]
     }
 
     /// Removes `value` from `var`. `Err(Conflict)` if the domain becomes empty.
@@ -81,27 +90,46 @@ impl PropagationContext<'_> {
     /// Removes `value_of(j)` from every `vars[j]` but `vars[except]`. An assigned
     /// variable holds the value only if it is its own (a clash, which the removal then
     /// reports): the store uses that to spare reading a domain word that, on a large
-    /// model, would come from memory.
+    /// model, would come from memory. `first`: `Some(first)` when `vars[j]` is variable
+    /// `first + j` for every `j`, which lets the store visit just the unassigned ones.
     #[inline]
     pub(crate) fn remove_from_open(
         &mut self,
         vars: &[VarId],
+        first: Option<VarId>,
         except: usize,
         value_of: impl Fn(usize) -> i64,
     ) -> Result<(), Conflict> {
-        let (assigned, values) = (self.assigned, self.values);
+        let Assignment {
+            assigned,
+            values,
+            open,
+        } = self.assignment;
         let known = |j: usize| {
             let v = vars[j].index();
             assigned[v].then(|| i64::from(values[v]))
         };
+        // A block of variables whose assigned ones hold none of their values to remove
+        // (always the case once search runs: each assignment removed its value from the
+        // others) has its unassigned ones visited alone. A clash takes the general pass,
+        // which reports it where it always has.
+        let open_block = first.filter(|_| !open.is_empty()).and_then(|first| {
+            let block = first.index()..first.index() + vars.len();
+            let (assigned, values) = (&assigned[block.clone()], &values[block]);
+            let clash = (0..vars.len()).fold(false, |clash, j| {
+                clash | (assigned[j] & (j != except) & (i64::from(values[j]) == value_of(j)))
+            });
+            (!clash).then_some((first.index(), open))
+        });
         let changed = &mut *self.changed;
         // Without tracking, nothing is called per removal: the store's loop stays
         // free of a branch on whether a value was removed.
         let (removed, emptied) = if self.track {
             self.store
-                .remove_from_each(vars, except, value_of, known, |var| changed.push(var))
+                .remove_from_each(vars, open_block, except, value_of, known, |var| changed.push(var))
         } else {
-            self.store.remove_from_each(vars, except, value_of, known, |_| {})
+            self.store
+                .remove_from_each(vars, open_block, except, value_of, known, |_| {})
         };
         *self.pruned += removed;
         match emptied {

@@ -10,7 +10,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use super::context::{ChangeList, PropagationContext};
+use super::context::{Assignment, ChangeList, PropagationContext};
 use super::nogoods::Nogoods;
 use super::propagator::{Event, Priority, Propagator};
 use super::ring::Ring;
@@ -116,7 +116,7 @@ impl Propagation {
         p: usize,
         event: Event,
         store: &mut Store,
-        (assigned, values): (&[bool], &[i32]),
+        assignment: Assignment<'_>,
         stats: &mut Stats,
     ) -> bool {
         stats.propagations += 1;
@@ -125,8 +125,7 @@ impl Propagation {
             changed: &mut self.changes,
             track: self.track,
             pruned: &mut stats.pruned,
-            assigned,
-            values,
+            assignment,
         };
         props[p].propagate(&mut ctx, event).is_ok()
     }
@@ -220,10 +219,10 @@ impl Propagation {
         network: &Network,
         props: &[Arc<dyn Propagator>],
         store: &mut Store,
-        (assigned, values): (&[bool], &[i32]),
+        assignment: Assignment<'_>,
         stats: &mut Stats,
     ) -> Result<(), Option<Failure>> {
-        let outcome = self.fixpoint_inner(network, props, store, (assigned, values), stats);
+        let outcome = self.fixpoint_inner(network, props, store, assignment, stats);
         if outcome.is_err() {
             for arc in self.arc_queue.drain(..) {
                 self.arc_queued[arc as usize] = false;
@@ -246,9 +245,10 @@ impl Propagation {
         network: &Network,
         props: &[Arc<dyn Propagator>],
         store: &mut Store,
-        (assigned, values): (&[bool], &[i32]),
+        assignment: Assignment<'_>,
         stats: &mut Stats,
     ) -> Result<(), Option<Failure>> {
+        let assigned = assignment.assigned;
         loop {
             if let Some(var) = self.nogood_queue.pop() {
                 if !self.visit_nogoods(var, store, stats) {
@@ -280,7 +280,7 @@ impl Propagation {
                 } else {
                     Event::Fixed(local as usize)
                 };
-                if !self.run_propagator(props, p as usize, event, store, (assigned, values), stats) {
+                if !self.run_propagator(props, p as usize, event, store, assignment, stats) {
                     return Err(Some(Failure::Propagator(p as usize)));
                 }
                 let skip = if local == CHANGED && self.prop_flags[p as usize].idempotent {

@@ -11,5 +11,6 @@ pub(crate) mod ring;
 pub(crate) mod root;
 
 pub use ac3::{Ac3Report, ac3};
+pub(crate) use context::Assignment;
 pub use context::{Conflict, PropagationContext};
 pub use propagator::{Event, Priority, Propagator, Wake};

@@ -1,6 +1,7 @@
 //! Which variables search has assigned, to what, and the stack of choice frames.
 
 use super::frame::Frame;
+use crate::propagation::Assignment;
 use crate::var::VarId;
 
 /// The assignment and the search tree above it.
@@ -35,6 +36,16 @@ impl SearchState {
             settled: 0,
             frames: Vec::with_capacity(n),
             value_stack: Vec::new(),
+        }
+    }
+
+    /// The assignment as propagators see it.
+    #[inline]
+    pub(super) fn assignment(&self) -> Assignment<'_> {
+        Assignment {
+            assigned: &self.assigned,
+            values: &self.value,
+            open: &self.open_vars,
         }
     }
 

@@ -7,6 +7,7 @@
 //! (`search/recompute.rs`). The copy costs one store's worth of memory, and nothing
 //! is paid by a search that never drops anything.
 
+use super::words::Words;
 use super::{Mark, Store};
 
 /// Every domain as it was at one mark: the root of a search.
@@ -18,7 +19,7 @@ pub(super) enum RootDomains {
     /// A copy.
     Copy {
         mark: Mark,
-        words: Vec<u64>,
+        words: Words,
         size: Vec<u32>,
     },
 }

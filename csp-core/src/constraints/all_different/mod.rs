@@ -69,6 +69,10 @@ pub struct AllDifferent {
     strength: Strength,
     /// All offsets are zero: views are the variables themselves (bitset fast paths apply).
     plain: bool,
+    /// `Some(first)` when `vars[i]` is variable `first + i` (the variables were made one
+    /// after another, as for a board's rows): removals then visit the unassigned ones
+    /// from the search's bitset of them.
+    first: Option<VarId>,
     /// The hidden-singles stage of a GAC constraint ([`AllDifferent::gac_stage`]).
     gac_stage: bool,
 }
@@ -78,11 +82,17 @@ impl AllDifferent {
     pub fn new(vars: Vec<VarId>, offsets: Vec<i32>, strength: Strength) -> Self {
         assert_eq!(vars.len(), offsets.len(), "one offset per variable");
         let plain = offsets.iter().all(|&o| o == 0);
+        let first = vars.first().copied().filter(|first| {
+            vars.iter()
+                .enumerate()
+                .all(|(i, v)| v.index() == first.index() + i)
+        });
         AllDifferent {
             vars,
             offsets,
             strength,
             plain,
+            first,
             gac_stage: false,
         }
     }
@@ -130,7 +140,9 @@ impl AllDifferent {
             }
             return Ok(());
         }
-        ctx.remove_from_open(&self.vars, local, |j| view - i64::from(self.offsets[j]))
+        ctx.remove_from_open(&self.vars, self.first, local, |j| {
+            view - i64::from(self.offsets[j])
+        })
     }
 }
 

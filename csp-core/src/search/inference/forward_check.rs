@@ -81,7 +81,7 @@ impl Solver<'_> {
             let p = watch.prop as usize;
             let wake = self.engine.flags(p).wake;
             let (store, stats) = (&mut self.store, &mut self.stats);
-            let assignment = (&self.state.assigned[..], &self.state.value[..]);
+            let assignment = self.state.assignment();
             let ok = (!wake.on_fixed()
                 || self.engine.run_propagator(
                     self.props,

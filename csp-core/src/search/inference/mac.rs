@@ -19,7 +19,7 @@ impl Solver<'_> {
             &self.network,
             self.props,
             &mut self.store,
-            (&self.state.assigned, &self.state.value),
+            self.state.assignment(),
             &mut self.stats,
         );
         match outcome {
