@@ -60,8 +60,8 @@ enum QueensCommand {
     /// Find one solution by systematic search.
     ///
     /// Without --var, --val or --inference the default strategy runs: the alldiff model,
-    /// mrv/random/fc with random tie-breaks and Luby restarts (unit run of n nodes, at
-    /// least 16). With any of them, the textbook setting: the pairwise model (for
+    /// mrv/random/fc with random tie-breaks and Luby restarts (unit run of n + n/8 + 64
+    /// nodes). With any of them, the textbook setting: the pairwise model (for
     /// n <= 2000), the other parts from mrv/asc/fc, ties to the lowest index, no restarts
     /// (node counts as in the textbook).
     Solve {

@@ -164,7 +164,7 @@ impl Store {
                     store.base.push(base);
                     store.size.push(bits.iter().map(|w| w.count_ones()).sum());
                 }
-                store.words = Words::Heap(heap);
+                store.words = Words::from(heap);
                 let one_word_each = store.word_start.iter().enumerate().all(|(v, &w)| w as usize == v);
                 let first = store.base.first().copied();
                 if one_word_each && store.base.iter().all(|&b| Some(b) == first) {
@@ -301,7 +301,7 @@ impl Store {
     pub(crate) fn next_value(&self, var: VarId, after: Option<i32>) -> Option<i32> {
         if let Some(base) = self.uniform {
             // One word per variable: mask off the values up to `after`, take the lowest.
-            let word = self.words[var.index()];
+            let word = self.words.heap()[var.index()];
             let rest = match after {
                 None => word,
                 Some(a) => match u32::try_from(i64::from(a) - i64::from(base) + 1) {
@@ -556,7 +556,7 @@ impl Store {
         // Word `v` is variable `v`'s (every Sudoku): most search nodes fix a variable
         // that has this one value already, which this decides without a call.
         let v = var.index();
-        let old = self.words[v];
+        let old = self.words.heap()[v];
         let bit = i64::from(value) - i64::from(base);
         let new = if (0..64).contains(&bit) {
             old & (1u64 << bit)

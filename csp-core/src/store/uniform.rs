@@ -74,7 +74,7 @@ impl Store {
     /// at its index.
     #[inline]
     pub(crate) fn uniform_words(&self) -> Option<(&[u64], i32)> {
-        self.uniform.map(|base| (&self.words[..], base))
+        self.uniform.map(|base| (self.words.heap(), base))
     }
 
     /// The base shared by every domain in the uniform layout ([`Store::uniform_words`]).
@@ -87,7 +87,7 @@ impl Store {
     pub(crate) fn uniform_mut(&mut self) -> Option<UniformStore<'_>> {
         let base = self.uniform?;
         Some(UniformStore {
-            words: &mut self.words,
+            words: self.words.heap_mut(),
             size: &mut self.size,
             base,
             trail: &mut self.trail,
@@ -102,7 +102,7 @@ impl Store {
         debug_assert!(self.uniform.is_some(), "one word per variable");
         let v = var.index();
         // Both places found once: the trail's growth cannot move them.
-        let (word, size) = (&mut self.words[v], &mut self.size[v]);
+        let (word, size) = (&mut self.words.heap_mut()[v], &mut self.size[v]);
         let old = *word;
         let new = old & mask;
         if new == old {
@@ -125,7 +125,7 @@ impl Store {
     pub(crate) fn retain_word_for_good(&mut self, var: VarId, mask: u64) {
         debug_assert!(self.uniform.is_some(), "one word per variable");
         self.initial_at = None;
-        let word = &mut self.words[var.index()];
+        let word = &mut self.words.heap_mut()[var.index()];
         *word &= mask;
         self.size[var.index()] = word.count_ones();
     }

@@ -15,10 +15,12 @@ use std::ops::{Deref, DerefMut};
 const MAPPED_WORDS: usize = 1 << 18;
 
 /// Domain words, zeroed at creation.
-pub(super) enum Words {
-    Heap(Vec<u64>),
+#[derive(Default)]
+pub(super) struct Words {
+    /// The words, unless they are mapped.
+    heap: Vec<u64>,
     #[cfg(target_os = "linux")]
-    Mapped(memmap2::MmapMut),
+    mapped: Option<memmap2::MmapMut>,
 }
 
 impl Words {
@@ -30,15 +32,45 @@ impl Words {
         {
             // Advice only: without huge pages the mapping works all the same.
             let _ = map.advise(memmap2::Advice::HugePage);
-            return Words::Mapped(map);
+            return Words {
+                heap: Vec::new(),
+                mapped: Some(map),
+            };
         }
-        Words::Heap(vec![0; len])
+        Words::from(vec![0; len])
+    }
+
+    /// The words of a store that [`Words::zeroed`] did not map (every store laid out by
+    /// variable), without the test of which memory holds them: the uniform layout's
+    /// hot paths read words this way.
+    #[inline(always)]
+    pub(super) fn heap(&self) -> &[u64] {
+        debug_assert!(!self.is_mapped());
+        &self.heap
+    }
+
+    /// [`Words::heap`], to change.
+    #[inline(always)]
+    pub(super) fn heap_mut(&mut self) -> &mut [u64] {
+        debug_assert!(!self.is_mapped());
+        &mut self.heap
+    }
+
+    fn is_mapped(&self) -> bool {
+        #[cfg(target_os = "linux")]
+        return self.mapped.is_some();
+        #[cfg(not(target_os = "linux"))]
+        false
     }
 }
 
-impl Default for Words {
-    fn default() -> Words {
-        Words::Heap(Vec::new())
+impl From<Vec<u64>> for Words {
+    fn from(heap: Vec<u64>) -> Words {
+        Words {
+            heap,
+            #[cfg(target_os = "linux")]
+            mapped: None,
+        }
     }
 }
 
@@ -47,23 +79,23 @@ impl Deref for Words {
 
     #[inline(always)]
     fn deref(&self) -> &[u64] {
-        match self {
-            Words::Heap(words) => words,
+        #[cfg(target_os = "linux")]
+        if let Some(map) = &self.mapped {
             // A mapping is page-aligned and its length a multiple of 8: the cast holds.
-            #[cfg(target_os = "linux")]
-            Words::Mapped(map) => bytemuck::cast_slice(map),
+            return bytemuck::cast_slice(map);
         }
+        &self.heap
     }
 }
 
 impl DerefMut for Words {
     #[inline(always)]
     fn deref_mut(&mut self) -> &mut [u64] {
-        match self {
-            Words::Heap(words) => words,
-            #[cfg(target_os = "linux")]
-            Words::Mapped(map) => bytemuck::cast_slice_mut(map),
+        #[cfg(target_os = "linux")]
+        if let Some(map) = &mut self.mapped {
+            return bytemuck::cast_slice_mut(map);
         }
+        &mut self.heap
     }
 }
 
