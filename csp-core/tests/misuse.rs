@@ -62,6 +62,29 @@ fn views_at_the_i32_limits_do_not_overflow() {
 }
 
 #[test]
+fn values_equal_in_their_low_32_bits_are_not_a_clash() {
+    // All-different over consecutive variables tests the assigned ones for a clash on the
+    // low 32 bits of each value: x0 = 50 makes the value to remove from x1 equal to 49 in
+    // those bits (50 + 2^32 - 1), and x1 is given 49. The exact pass must then remove
+    // nothing: every x0 is a solution.
+    let mut m = Model::new();
+    let x0 = m.add_var(Domain::range(1, 100).unwrap());
+    let x1 = m.add_var(Domain::range(0, 99).unwrap());
+    m.all_different_offsets(&[x0, x1], &[i32::MAX, i32::MIN], Strength::Value)
+        .unwrap();
+    m.fix(x1, 49).unwrap();
+    for strategy in [
+        "mrv/asc/fc",
+        "static/desc/mac",
+        "static/asc/fc",
+        "dom-wdeg/lcv/none",
+    ] {
+        let mut solver = Solver::new(&m, config(strategy)).unwrap();
+        assert_eq!(solver.count().solutions, 100, "{strategy}");
+    }
+}
+
+#[test]
 fn restart_policies_that_cannot_grow_are_refused() {
     // P4: a factor of 1 or less kept every run from finishing a subtree (a livelock).
     let mut m = Model::new();

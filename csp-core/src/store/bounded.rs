@@ -58,10 +58,8 @@ impl Store {
         }
         let mut words = self.words.clone();
         let mut size = self.size.clone();
-        for entry in self.trail[root - self.dropped..].iter().rev() {
-            words[entry.word as usize] = entry.old_bits;
-            size[self.owner(entry.word as usize)] = entry.old_size;
-        }
+        let entries = &self.trail[root - self.dropped..];
+        super::undo_entries(entries, self.layout, &self.owner, &mut words, &mut size);
         self.root = Some(RootDomains::Copy {
             mark: root,
             words,

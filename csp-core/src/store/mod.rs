@@ -9,16 +9,19 @@ use words::Words;
 
 mod bits;
 mod bounded;
+mod line;
 mod uniform;
 mod values;
 mod words;
 
 pub use bits::DomainBits;
+pub(crate) use line::Line;
 pub(crate) use uniform::UniformStore;
 pub use values::Values;
 
 /// One undo record: the old content of a word and the old size of its variable
-/// (16 bytes; the variable is found through [`Store::owner`]).
+/// (16 bytes; the variable is found from the word, see [`Store`]'s `owner`). A removal along a line
+/// (`line.rs`) is recorded in two entries whose `word` is a tag instead.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TrailEntry {
     pub(crate) word: u32,
@@ -93,6 +96,8 @@ pub(crate) struct Store {
     /// The base shared by every domain when each is one word at its variable's index
     /// (`words[v]` is the domain of `v`): the layout of most models, every Sudoku among them.
     uniform: Option<i32>,
+    /// The base shared by every domain when the layout is by word ([`Store::line_reach`]).
+    line_base: Option<i32>,
     /// How many entries were dropped from the front of the trail (`bounded.rs`):
     /// `trail[i]` is entry `dropped + i`, and no mark below `dropped` can be undone to.
     dropped: usize,
@@ -141,10 +146,16 @@ impl Store {
             size: Vec::new(),
             trail: Vec::with_capacity(1024),
             uniform: None,
+            line_base: None,
             dropped: 0,
             root: None,
             initial_at: Some(0),
         };
+        // Trail entries name a word in 32 bits, the highest values being tags.
+        assert!(
+            words < line::FIRST_TAG as usize,
+            "a store holds fewer than 2^32 - 2 words"
+        );
         let vars = domains.size_hint().0;
         store.base.reserve_exact(vars);
         store.size.reserve_exact(vars);
@@ -186,6 +197,10 @@ impl Store {
                     store.size.push(bits.iter().map(|w| w.count_ones()).sum());
                 }
                 assert_eq!(store.size.len(), vars, "by word, the size hint is exact");
+                let first = store.base.first().copied();
+                if store.base.iter().all(|&b| Some(b) == first) {
+                    store.line_base = first;
+                }
             }
         }
         store
@@ -208,15 +223,6 @@ impl Store {
                 width: width as usize,
                 stride: self.size.len(),
             },
-        }
-    }
-
-    /// The variable that word `word` belongs to.
-    #[inline]
-    fn owner(&self, word: usize) -> usize {
-        match self.layout {
-            Layout::ByVariable => self.owner[word] as usize,
-            Layout::ByWord { .. } => word % self.size.len(),
         }
     }
 
@@ -625,22 +631,45 @@ impl Store {
             return;
         }
         let keep = mark - self.dropped;
-        match self.layout {
-            Layout::ByVariable => {
-                for entry in self.trail[keep..].iter().rev() {
-                    self.words[entry.word as usize] = entry.old_bits;
-                    self.size[self.owner[entry.word as usize] as usize] = entry.old_size;
-                }
+        undo_entries(
+            &self.trail[keep..],
+            self.layout,
+            &self.owner,
+            &mut self.words,
+            &mut self.size,
+        );
+        self.trail.truncate(keep);
+    }
+}
+
+/// Undoes `entries`, the last first, on a store's `words` and `size` in `layout`
+/// (`owner` as [`Store`] keeps it).
+fn undo_entries(entries: &[TrailEntry], layout: Layout, owner: &[u32], words: &mut [u64], size: &mut [u32]) {
+    match layout {
+        Layout::ByVariable => {
+            for entry in entries.iter().rev() {
+                debug_assert!(entry.word < line::FIRST_TAG, "lines only by word");
+                words[entry.word as usize] = entry.old_bits;
+                size[owner[entry.word as usize] as usize] = entry.old_size;
             }
-            Layout::ByWord { .. } => {
-                let vars = self.size.len();
-                for entry in self.trail[keep..].iter().rev() {
-                    self.words[entry.word as usize] = entry.old_bits;
-                    self.size[entry.word as usize % vars] = entry.old_size;
+        }
+        Layout::ByWord { .. } => {
+            let vars = size.len();
+            let mut end = entries.len();
+            while let Some(last) = end.checked_sub(1) {
+                let entry = entries[last];
+                if entry.word >= line::FIRST_TAG {
+                    // A line record: its mask entry comes just before (marks never
+                    // fall between the two).
+                    line::undo_record(entries[last - 1], entry, words, size);
+                    end = last - 1;
+                } else {
+                    words[entry.word as usize] = entry.old_bits;
+                    size[entry.word as usize % vars] = entry.old_size;
+                    end = last;
                 }
             }
         }
-        self.trail.truncate(keep);
     }
 }
 

@@ -73,6 +73,11 @@ pub struct AllDifferent {
     /// after another, as for a board's rows): removals then visit the unassigned ones
     /// from the search's bitset of them.
     first: Option<VarId>,
+    /// `Some(step)` when the offsets go up by `step` from each variable to the next
+    /// (zero for plain variables, one or minus one for the diagonals of n-queens): the
+    /// value to remove from `vars[j]` is then a line in `j`, which a store laid out by
+    /// word removes and records in one go.
+    step: Option<i32>,
     /// The hidden-singles stage of a GAC constraint ([`AllDifferent::gac_stage`]).
     gac_stage: bool,
 }
@@ -87,12 +92,23 @@ impl AllDifferent {
                 .enumerate()
                 .all(|(i, v)| v.index() == first.index() + i)
         });
+        let step = match offsets.as_slice() {
+            [] => None,
+            [_] => Some(0),
+            [o0, o1, ..] => i32::try_from(i64::from(*o1) - i64::from(*o0))
+                .ok()
+                .filter(|&step| {
+                    (offsets.iter().enumerate())
+                        .all(|(j, &o)| i64::from(o) == i64::from(*o0) + i64::from(step) * j as i64)
+                }),
+        };
         AllDifferent {
             vars,
             offsets,
             strength,
             plain,
             first,
+            step,
             gac_stage: false,
         }
     }
@@ -140,7 +156,7 @@ impl AllDifferent {
             }
             return Ok(());
         }
-        ctx.remove_from_open(&self.vars, self.first, local, |j| {
+        ctx.remove_from_open(&self.vars, self.first, self.step, local, |j| {
             view - i64::from(self.offsets[j])
         })
     }

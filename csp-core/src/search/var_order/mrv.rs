@@ -72,6 +72,11 @@ pub(in crate::search) fn first_smallest(open: &[u64], sizes: &[u32]) -> usize {
 /// seen so far takes the choice with probability 1 / (the ties so far), so the choice is
 /// uniform among the variables with the fewest values, and the random draws are the
 /// general scan's, one by one (a seed gives the same search either way).
+///
+/// The sizes are read 64 at a time: a variable larger than the smallest size seen
+/// before its group can neither win nor tie (that size only falls), so a group whose
+/// smallest size, found in one branch-free pass, is larger is passed over. On a large
+/// board nearly every group is.
 #[inline]
 pub(in crate::search) fn smallest_domain_random_tie(
     state: &SearchState,
@@ -80,8 +85,20 @@ pub(in crate::search) fn smallest_domain_random_tie(
 ) -> VarId {
     let sizes = store.sizes();
     let (mut best, mut best_size, mut ties) = (usize::MAX, u32::MAX, 0u32);
-    for (w, &word) in state.open_vars.iter().enumerate() {
-        let mut bits = word;
+    let groups = sizes.chunks(64).zip(state.assigned.chunks(64));
+    for ((w, &open), (group, assigned)) in state.open_vars.iter().enumerate().zip(groups) {
+        // The group's smallest size among its unassigned variables (an assigned one
+        // reads as u32::MAX).
+        let least = group
+            .iter()
+            .zip(assigned)
+            .fold(u32::MAX, |least, (&size, &assigned)| {
+                least.min(size | u32::from(assigned).wrapping_neg())
+            });
+        if least > best_size {
+            continue;
+        }
+        let mut bits = open;
         while bits != 0 {
             let i = w * 64 + bits.trailing_zeros() as usize;
             bits &= bits - 1;
