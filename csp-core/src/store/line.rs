@@ -145,20 +145,17 @@ impl Parts<'_> {
         let bit_of = |v: usize| span.bit_of_first - step_bits * (v as i64 - span.first as i64);
         let mut count = 0;
         for g in groups {
-            let ahead = (g + PREFETCH_GROUPS) * 64;
-            if step != 0 && ahead < span.to {
-                // The rows of the group's first and last variables: all of its words
-                // when the step is -1 or 1. (A plain all-different reads one row in
-                // order, which the hardware fetches ahead by itself.)
-                let last = (ahead + 63).min(span.to - 1);
-                let rows = [bit_of(ahead) / 64, bit_of(last) / 64];
-                for (k, &row) in rows.iter().enumerate() {
-                    if k == 0 || row != rows[0] {
-                        let start = ahead + row as usize * vars;
-                        for line in 0..8 {
-                            prefetch_index(&*words, start + 8 * line);
-                        }
-                    }
+            let ahead = g + PREFETCH_GROUPS;
+            if step != 0 && ahead * 64 < span.to {
+                // The words of that group's unassigned variables, a cache line (eight
+                // variables of a row) at a time: the lines of assigned ones would only
+                // take memory bandwidth. (A plain all-different reads one row in order,
+                // which the hardware fetches ahead by itself.)
+                let mut pending = open[ahead] & within_group(ahead, span.from, span.to);
+                while pending != 0 {
+                    let v = ahead * 64 + pending.trailing_zeros() as usize;
+                    pending &= !(0xFF << (v % 64 / 8 * 8));
+                    prefetch_index(&*words, v + (bit_of(v) / 64) as usize * vars);
                 }
             }
             let mut open = open[g] & within_group(g, span.from, span.to);
