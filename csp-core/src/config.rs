@@ -388,6 +388,15 @@ pub enum ConfigError {
     /// the search would restart forever.
     #[error("restart policy {0}: the factor must be a number greater than 1")]
     RestartsDoNotGrow(String),
+    /// The model's domains take more 64-bit words than a search's store can index (it
+    /// names a word in 32 bits): about 32 GB of domains.
+    #[error("the domains take {words} words of 64 bits; a search handles fewer than {max}")]
+    ModelTooLarge {
+        /// The words the model's domains take, all variables together.
+        words: u64,
+        /// The limit.
+        max: u64,
+    },
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ use crate::network::Network;
 use crate::propagation::Propagator;
 use crate::propagation::engine::Propagation;
 use crate::stats::{Count, LimitKind, Outcome, Stats};
-use crate::store::{Mark, Store};
+use crate::store::{MAX_WORDS, Mark, Store};
 use crate::var::VarId;
 
 mod compiled_fc;
@@ -112,6 +112,7 @@ impl<'m> Solver<'m> {
         if let Some(policy) = config.restarts.filter(|policy| !policy.grows()) {
             return Err(ConfigError::RestartsDoNotGrow(policy.to_string()));
         }
+        store_fits(model.vars().map(|v| model.domain(v).num_words()).sum())?;
         // Compiling a model of millions of constraints takes seconds: the limits hold there.
         let mut expired = || clock_hit(&config.limits, Some(created)).is_some();
         let (network, stopped) = match Network::of_until(model, &mut expired) {
@@ -293,4 +294,15 @@ impl Iterator for Solutions<'_, '_> {
             }
         }
     }
+}
+
+/// Refuses domains of `words` 64-bit words in all, or more, than a store can index.
+fn store_fits(words: usize) -> Result<(), ConfigError> {
+    if words < MAX_WORDS {
+        return Ok(());
+    }
+    Err(ConfigError::ModelTooLarge {
+        words: words as u64,
+        max: MAX_WORDS as u64,
+    })
 }

@@ -106,3 +106,14 @@ fn forced_runs_change_no_solution_count_or_limit() {
     }
     assert!(runs > 1000, "the models make search trees: {runs} limited runs");
 }
+
+#[test]
+fn domains_past_what_a_store_indexes_are_refused() {
+    // Building such a model takes 32 GB: the check on its size alone.
+    assert_eq!(super::store_fits(1_000_000), Ok(()));
+    assert_eq!(super::store_fits(crate::store::MAX_WORDS - 1), Ok(()));
+    assert!(matches!(
+        super::store_fits(crate::store::MAX_WORDS),
+        Err(crate::ConfigError::ModelTooLarge { .. })
+    ));
+}

@@ -19,9 +19,13 @@ pub(crate) use line::Line;
 pub(crate) use uniform::UniformStore;
 pub use values::Values;
 
-/// One undo record: the old content of a word and the old size of its variable
-/// (16 bytes; the variable is found from the word, see [`Store`]'s `owner`). A removal along a line
-/// (`line.rs`) is recorded in two entries whose `word` is a tag instead.
+/// A store holds fewer words than this: a trail entry names a word in 32 bits, and the
+/// highest values are tags (`line.rs`).
+pub(crate) const MAX_WORDS: usize = line::FIRST_TAG as usize;
+
+/// One undo record: the old content of a word and the old size of its variable (16 bytes;
+/// the variable is found from the word). A removal along a line (`line.rs`) is recorded in
+/// two entries whose `word` is a tag instead.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TrailEntry {
     pub(crate) word: u32,
@@ -151,11 +155,8 @@ impl Store {
             root: None,
             initial_at: Some(0),
         };
-        // Trail entries name a word in 32 bits, the highest values being tags.
-        assert!(
-            words < line::FIRST_TAG as usize,
-            "a store holds fewer than 2^32 - 2 words"
-        );
+        // `Solver::new` refuses larger models; `ac3` would stop here rather than mix up words.
+        assert!(words < MAX_WORDS, "a store holds fewer than 2^32 - 2 words");
         let vars = domains.size_hint().0;
         store.base.reserve_exact(vars);
         store.size.reserve_exact(vars);
