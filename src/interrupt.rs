@@ -1,8 +1,10 @@
 //! SIGINT and SIGTERM. The first one sets a flag: batches stop taking new puzzles,
 //! searches in progress stop as at a limit ([`flag`] is their cancel flag), every answer
 //! already computed is written, the summary is printed, and the program exits with
-//! 128 + the signal's number (130 for SIGINT, 143 for SIGTERM). A second one ends the
-//! program at once.
+//! 128 + the signal's number (130 for SIGINT, 143 for SIGTERM). A second one, [`REPEAT`]
+//! or more after the first, ends the program at once. One sooner is the same request
+//! delivered twice: `timeout` signals the program and then its process group, so the
+//! program receives its SIGTERM twice within a millisecond.
 //!
 //! A program that has not ended [`GRACE`] after the first signal is waiting for something
 //! that may never come, most often the next line of a pipe or terminal: a watchdog then
@@ -11,9 +13,10 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
 
 struct Interrupt {
     /// Set by the first signal.
@@ -34,6 +37,9 @@ fn state() -> &'static Interrupt {
 /// How long the program may take to end after the first signal before the watchdog ends it.
 pub const GRACE: Duration = Duration::from_secs(2);
 
+/// How long after the first signal a second one ends the program at once.
+pub const REPEAT: Duration = Duration::from_millis(500);
+
 /// What the watchdog runs before it ends the program (writing out buffered results).
 type ExitHook = Box<dyn Fn() + Send>;
 
@@ -43,15 +49,29 @@ static ON_EXIT: Mutex<Option<ExitHook>> = Mutex::new(None);
 pub fn install() -> std::io::Result<()> {
     let state = state();
     for signal in [SIGINT, SIGTERM] {
-        // Registered first, so that it sees the flag as the previous signal left it.
-        signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, Arc::clone(&state.stop))?;
         signal_hook::flag::register_usize(signal, Arc::clone(&state.signal), signal as usize)?;
         signal_hook::flag::register(signal, Arc::clone(&state.stop))?;
     }
+    let signals = Signals::new([SIGINT, SIGTERM])?;
+    std::thread::Builder::new()
+        .name("signal repeats".into())
+        .spawn(move || end_at_a_repeat(signals))?;
     std::thread::Builder::new()
         .name("signal watchdog".into())
         .spawn(watchdog)?;
     Ok(())
+}
+
+/// Ends the program at once at a signal that comes [`REPEAT`] or more after the first.
+fn end_at_a_repeat(mut signals: Signals) {
+    let mut first: Option<Instant> = None;
+    for signal in signals.forever() {
+        match first {
+            None => first = Some(Instant::now()),
+            Some(at) if at.elapsed() >= REPEAT => std::process::exit(128 + signal),
+            Some(_) => {}
+        }
+    }
 }
 
 /// Waits for the first signal, then gives the program [`GRACE`] to end by itself.

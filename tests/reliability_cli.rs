@@ -542,42 +542,56 @@ fn hint_rate_and_generate_stop_at_their_timeout() {
     assert_eq!(stdout(&limited), stdout(&unlimited));
 }
 
+/// A batch waiting for its next line is ended two seconds after a signal, with what it
+/// found written. `timeout` signals the program and then its process group, so the same
+/// SIGTERM comes twice: a second signal soon after the first is that same request, and
+/// only one half a second or more later ends the program at once (without the watchdog's
+/// message).
 #[cfg(unix)]
 #[test]
 fn a_signal_ends_a_batch_that_waits_for_input() {
     use std::io::Write;
     use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
-        .args(["sudoku", "solve"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // One puzzle, and the pipe stays open: the batch waits for the next line.
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(b"1.34.4...32.2.4.\n").unwrap();
-    input.flush().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let mut done = None;
-    assert!(wait_for(20, || {
-        done = child.try_wait().unwrap();
-        done.is_some()
-    }));
-    let out = child.wait_with_output().unwrap();
-    drop(input);
-    assert_eq!(out.status.code(), Some(143));
-    assert_eq!(stdout(&out), "1234341243212143\n");
-    assert!(
-        stderr(&out).contains("interrupted by SIGTERM"),
-        "{}",
-        stderr(&out)
-    );
+    use std::time::Duration;
+    for (second_after, at_once) in [(None, false), (Some(100), false), (Some(800), true)] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
+            .args(["sudoku", "solve"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // One puzzle, and the pipe stays open: the batch waits for the next line.
+        let mut input = child.stdin.take().unwrap();
+        input.write_all(b"1.34.4...32.2.4.\n").unwrap();
+        input.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        let kill = || {
+            let killed = Command::new("kill")
+                .args(["-TERM", &child.id().to_string()])
+                .status()
+                .unwrap();
+            assert!(killed.success());
+        };
+        kill();
+        if let Some(ms) = second_after {
+            std::thread::sleep(Duration::from_millis(ms));
+            kill();
+        }
+        let mut done = None;
+        assert!(wait_for(20, || {
+            done = child.try_wait().unwrap();
+            done.is_some()
+        }));
+        let out = child.wait_with_output().unwrap();
+        drop(input);
+        assert_eq!(out.status.code(), Some(143), "{second_after:?}");
+        let watchdog = stderr(&out).contains("interrupted by SIGTERM");
+        assert_eq!(watchdog, !at_once, "{second_after:?}: {}", stderr(&out));
+        if !at_once {
+            assert_eq!(stdout(&out), "1234341243212143\n");
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
