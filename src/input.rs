@@ -72,6 +72,11 @@ pub enum Line<'a> {
     TooLong,
 }
 
+/// The most of one line that is read past [`MAX_LINE_BYTES`] to find its end: an input
+/// with no line end within it (`/dev/zero`) is not lines of text, and the rest of it is not
+/// read (at the speed of memory this is a tenth of a second).
+const MAX_SKIPPED_BYTES: usize = 64 << 20;
+
 /// The most text kept while deciding whether an input is one grid: far more than any grid
 /// takes (a 64x64 grid of numbers with separators is under 32 KB).
 const MAX_GRID_BYTES: usize = 1 << 20;
@@ -163,8 +168,10 @@ impl Input {
     }
 
     /// Drops input up to and including the next line end; `false` if the input ended
-    /// first. `any` says whether part of the line was read already.
+    /// first. `any` says whether part of the line was read already. An error past
+    /// [`MAX_SKIPPED_BYTES`] without a line end.
     fn consume_line(&mut self, mut any: bool) -> std::io::Result<bool> {
+        let mut skipped = 0;
         loop {
             let buf = match self.reader.fill_buf() {
                 Ok(buf) => buf,
@@ -184,9 +191,20 @@ impl Input {
                 None => {
                     let len = buf.len();
                     self.reader.consume(len);
-                    // An endless line (`/dev/zero`) ends on a signal.
+                    skipped += len;
+                    // An endless line (`/dev/zero`) ends on a signal, or here.
                     if interrupt::requested() {
                         return Ok(false);
+                    }
+                    if skipped > MAX_SKIPPED_BYTES {
+                        return Err(std::io::Error::new(
+                            ErrorKind::InvalidData,
+                            format!(
+                                "line {}: no line end within {} MiB: this is no text of lines, the rest is not read",
+                                self.number,
+                                MAX_SKIPPED_BYTES >> 20
+                            ),
+                        ));
                     }
                 }
             }
