@@ -19,17 +19,81 @@ pub enum CompareFormat {
     Json,
 }
 
-/// Writes the rows in `format`.
+/// Writes the rows in `format`, all at once.
 pub fn write_rows(
     out: &mut impl Write,
     format: CompareFormat,
     rows: &[Summary],
     labels: Labels,
 ) -> std::io::Result<()> {
-    match format {
-        CompareFormat::Table => write_table(out, rows, labels),
-        CompareFormat::Csv => write_csv(out, rows, labels),
-        CompareFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(rows).expect("plain data")),
+    let names = rows.iter().map(|r| r.contender.as_str());
+    let mut writer = RowWriter::start(out, format, labels, names)?;
+    for row in rows {
+        writer.row(row)?;
+    }
+    writer.finish()
+}
+
+/// Writes a comparison's rows one by one as they are ready, each flushed: a long
+/// comparison shows its results as they come, and a reader that goes away (`| head`)
+/// ends it at the next row.
+pub struct RowWriter<W: Write> {
+    out: W,
+    format: CompareFormat,
+    labels: Labels,
+    /// The table's first column: as wide as the widest contender's name.
+    width: usize,
+    rows: usize,
+}
+
+impl<W: Write> RowWriter<W> {
+    /// Writes the header (table and CSV) or the array's start (JSON). `names` are the
+    /// contenders' names, for the table's first column.
+    pub fn start<'a>(
+        mut out: W,
+        format: CompareFormat,
+        labels: Labels,
+        names: impl Iterator<Item = &'a str>,
+    ) -> std::io::Result<Self> {
+        let width = names.map(str::len).max().unwrap_or(8).max(8);
+        match format {
+            CompareFormat::Table => table_header(&mut out, width, labels)?,
+            CompareFormat::Csv => csv_header(&mut out, labels)?,
+            CompareFormat::Json => write!(out, "[")?,
+        }
+        out.flush()?;
+        Ok(RowWriter {
+            out,
+            format,
+            labels,
+            width,
+            rows: 0,
+        })
+    }
+
+    /// Writes one row and flushes it.
+    pub fn row(&mut self, r: &Summary) -> std::io::Result<()> {
+        match self.format {
+            CompareFormat::Table => table_row(&mut self.out, self.width, self.labels, r)?,
+            CompareFormat::Csv => csv_row(&mut self.out, self.labels, r)?,
+            CompareFormat::Json => {
+                // The layout of `serde_json::to_string_pretty` on the whole array.
+                let separator = if self.rows == 0 { "\n" } else { ",\n" };
+                let pretty = serde_json::to_string_pretty(r).expect("plain data");
+                write!(self.out, "{separator}  {}", pretty.replace('\n', "\n  "))?;
+            }
+        }
+        self.rows += 1;
+        self.out.flush()
+    }
+
+    /// Ends the output (the JSON array's end).
+    pub fn finish(mut self) -> std::io::Result<()> {
+        if self.format == CompareFormat::Json {
+            let end = if self.rows == 0 { "]" } else { "\n]" };
+            writeln!(self.out, "{end}")?;
+        }
+        self.out.flush()
     }
 }
 
@@ -52,62 +116,64 @@ pub fn svg_error(path: &std::path::Path, source: std::io::Error) -> CliError {
     }
 }
 
-/// One row per contender, aligned.
-fn write_table(out: &mut impl Write, rows: &[Summary], labels: Labels) -> std::io::Result<()> {
-    let width = rows.iter().map(|r| r.contender.len()).max().unwrap_or(8).max(8);
+/// The table's header line.
+fn table_header(out: &mut impl Write, width: usize, labels: Labels) -> std::io::Result<()> {
     let answered = labels.answered;
     let a = answered.len() + 1;
     writeln!(
         out,
         "{:<width$} {answered:>a$} {:>7} {:>12} {:>10} {:>10} {:>12} {:>10} {:>10}",
         "strategy", "limit", "nodes mean", "median", "max", "backtracks", "ms mean", "ms total"
-    )?;
-    for r in rows {
-        writeln!(
-            out,
-            "{:<width$} {:>a$} {:>7} {:>12.1} {:>10.1} {:>10} {:>12.1} {:>10.3} {:>10.1}",
-            r.contender,
-            format!("{}/{}", r.solved + r.unsatisfiable, r.puzzles),
-            r.limit,
-            r.nodes_mean,
-            r.nodes_median,
-            r.nodes_max,
-            r.backtracks_mean,
-            r.time_ms_mean,
-            r.time_ms_total
-        )?;
-    }
-    Ok(())
+    )
 }
 
-/// One CSV line per contender.
-fn write_csv(out: &mut impl Write, rows: &[Summary], labels: Labels) -> std::io::Result<()> {
+/// One contender's line of the table.
+fn table_row(out: &mut impl Write, width: usize, labels: Labels, r: &Summary) -> std::io::Result<()> {
+    let a = labels.answered.len() + 1;
+    writeln!(
+        out,
+        "{:<width$} {:>a$} {:>7} {:>12.1} {:>10.1} {:>10} {:>12.1} {:>10.3} {:>10.1}",
+        r.contender,
+        format!("{}/{}", r.solved + r.unsatisfiable, r.puzzles),
+        r.limit,
+        r.nodes_mean,
+        r.nodes_median,
+        r.nodes_max,
+        r.backtracks_mean,
+        r.time_ms_mean,
+        r.time_ms_total
+    )
+}
+
+/// The CSV's header line.
+fn csv_header(out: &mut impl Write, labels: Labels) -> std::io::Result<()> {
     let model = if labels.model_column { "model," } else { "" };
     writeln!(
         out,
         "{model}strategy,{},solved,unsatisfiable,limit,nodes_mean,nodes_median,nodes_max,backtracks_mean,checks_mean,time_ms_mean,time_ms_total",
         labels.runs
-    )?;
-    for r in rows {
-        if labels.model_column {
-            write!(out, "{},", r.model)?;
-        }
-        writeln!(
-            out,
-            "{},{},{},{},{},{:.3},{:.1},{},{:.3},{:.3},{:.4},{:.3}",
-            r.strategy,
-            r.puzzles,
-            r.solved,
-            r.unsatisfiable,
-            r.limit,
-            r.nodes_mean,
-            r.nodes_median,
-            r.nodes_max,
-            r.backtracks_mean,
-            r.checks_mean,
-            r.time_ms_mean,
-            r.time_ms_total
-        )?;
+    )
+}
+
+/// One contender's CSV line.
+fn csv_row(out: &mut impl Write, labels: Labels, r: &Summary) -> std::io::Result<()> {
+    if labels.model_column {
+        write!(out, "{},", r.model)?;
     }
-    Ok(())
+    writeln!(
+        out,
+        "{},{},{},{},{},{:.3},{:.1},{},{:.3},{:.3},{:.4},{:.3}",
+        r.strategy,
+        r.puzzles,
+        r.solved,
+        r.unsatisfiable,
+        r.limit,
+        r.nodes_mean,
+        r.nodes_median,
+        r.nodes_max,
+        r.backtracks_mean,
+        r.checks_mean,
+        r.time_ms_mean,
+        r.time_ms_total
+    )
 }

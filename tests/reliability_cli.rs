@@ -96,6 +96,30 @@ fn a_closed_pipe_ends_every_command_quietly() {
     }
 }
 
+/// `sudoku compare` writes each contender's row as it is done: a reader that is gone ends
+/// the comparison at the next row instead of after every contender.
+#[cfg(unix)]
+#[test]
+fn compare_stops_when_its_reader_is_gone() {
+    use std::process::{Command, Stdio};
+    let dir = TempDir::new("compare-pipe");
+    let puzzles = dir.file("puzzles.txt", &nine_by_nine(3));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
+        .args(["sudoku", "compare", &puzzles])
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // One info line per contender run (21 by default); the header's write finds the
+    // reader gone, so none runs.
+    let runs = stderr(&out).lines().filter(|l| l.contains(" of 3 solved")).count();
+    assert_eq!(runs, 0, "{}", stderr(&out));
+}
+
 // ---------------------------------------------------------------------------------------------
 // I14: a pipe given as a path is read exactly once
 

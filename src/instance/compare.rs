@@ -143,7 +143,6 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     let jobs: Vec<(usize, usize)> = (0..field.len())
         .flat_map(|s| (0..loaded.len()).map(move |i| (s, i)))
         .collect();
-    let keys: Vec<PathBuf> = jobs.iter().map(|_| PathBuf::new()).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let runs: Vec<std::sync::Mutex<Option<Run>>> = jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
     let workers = if args.jobs == 0 {
@@ -166,6 +165,9 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
                         limits: Limits {
                             nodes: Some(args.node_limit),
                             time: Some(args.timeout),
+                            // SIGINT and SIGTERM stop the runs in progress as at a limit;
+                            // the rest then stop at once.
+                            cancel: Some(super::cancel_flag()),
                             ..Limits::default()
                         },
                         ..SearchConfig::default()
@@ -176,7 +178,6 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
             });
         }
     });
-    drop(keys);
     let runs: Vec<Run> = runs
         .into_iter()
         .map(|m| m.into_inner().expect("no panic").expect("ran"))

@@ -11,7 +11,7 @@ use csp_sudoku::{Contender, ModelKind, PerOrder, SolveReport, default_contenders
 
 use crate::args::parse_seconds;
 use crate::chart;
-use crate::comparison::{CompareFormat, Labels, svg_error, write_rows};
+use crate::comparison::{CompareFormat, Labels, RowWriter, svg_error};
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED, usage, written};
 use crate::input::{self, Input, InputArgs, NumberedPuzzle, Puzzles};
 use crate::interrupt;
@@ -110,6 +110,18 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         None => None,
     };
     let batch = Batch::new(args.jobs)?;
+    let names = field.iter().map(Contender::label).collect::<Vec<_>>();
+    let start = RowWriter::start(
+        std::io::stdout().lock(),
+        args.format,
+        LABELS,
+        names.iter().map(String::as_str),
+    );
+    // Skipped lines are puzzles not compared, as a bad line is a puzzle not solved.
+    let code = if skipped == 0 { EXIT_OK } else { EXIT_UNSOLVED };
+    let Some(mut rows) = started(start)? else {
+        return Ok(code);
+    };
     let mut summaries = Vec::new();
     for contender in &field {
         if interrupt::requested() {
@@ -151,17 +163,18 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
             summary.solved,
             summary.puzzles
         );
+        // A reader gone (`| head`) has seen enough: no more runs.
+        if !written(rows.row(&summary), "cannot write the results")? {
+            return Ok(code);
+        }
         summaries.push(summary);
     }
-    let mut out = std::io::stdout().lock();
-    let result = write_rows(&mut out, args.format, &summaries, LABELS);
-    written(result, "cannot write the results")?;
+    written(rows.finish(), "cannot write the results")?;
     if let Some((path, mut file)) = svg {
         file.write_all(chart::nodes_chart(&summaries).as_bytes())
             .map_err(|source| svg_error(path, source))?;
     }
-    // Skipped lines are puzzles not compared, as a bad line is a puzzle not solved.
-    Ok(if skipped == 0 { EXIT_OK } else { EXIT_UNSOLVED })
+    Ok(code)
 }
 
 /// Puzzles, one model per row.
@@ -170,3 +183,11 @@ const LABELS: Labels = Labels {
     runs: "puzzles",
     model_column: true,
 };
+
+/// The writer [`RowWriter::start`] gave, or `None` if the reader is gone already.
+fn started<W: Write>(start: std::io::Result<RowWriter<W>>) -> Result<Option<RowWriter<W>>, CliError> {
+    match start {
+        Ok(rows) => Ok(Some(rows)),
+        Err(e) => written(Err(e), "cannot write the results").map(|_| None),
+    }
+}
