@@ -13,17 +13,17 @@ use crate::error::{CliError, usage};
 #[derive(Args, Clone, Debug, Default)]
 pub struct StrategyArgs {
     /// Variable order: static, mrv, mrv-degree, dom-wdeg, dom-wdeg-fixed.
-    #[arg(long = "var", value_name = "ORDER")]
+    #[arg(long = "var", value_name = "ORDER", allow_negative_numbers = true)]
     pub var_order: Option<VarOrder>,
     /// Value order: asc, lcv, desc, random.
-    #[arg(long = "val", value_name = "ORDER")]
+    #[arg(long = "val", value_name = "ORDER", allow_negative_numbers = true)]
     pub value_order: Option<ValueOrder>,
     /// Inference: none, fc, mac.
-    #[arg(long, value_name = "KIND")]
+    #[arg(long, value_name = "KIND", allow_negative_numbers = true)]
     pub inference: Option<Inference>,
     /// Tie-breaking in the variable order: lowest, random. Default: lowest (random for
     /// `csp queens solve` without --var, --val or --inference).
-    #[arg(long, value_name = "RULE")]
+    #[arg(long, value_name = "RULE", allow_negative_numbers = true)]
     pub tie_break: Option<TieBreak>,
     /// Seed for random tie-breaks, value orders and restarts. Default: 0.
     #[arg(long, value_name = "S", value_parser = parse_whole, allow_hyphen_values = true)]
@@ -37,7 +37,7 @@ pub struct StrategyArgs {
     /// that only two variables of a permutation all-different can still take, if there is
     /// one: the one, then the other). Default: variables (places from 25x25 up for `csp
     /// sudoku solve|count`).
-    #[arg(long, value_name = "KIND")]
+    #[arg(long, value_name = "KIND", allow_negative_numbers = true)]
     pub branching: Option<Branching>,
 }
 
@@ -78,15 +78,19 @@ pub fn parse_whole(text: &str) -> Result<u64, String> {
     })
 }
 
+/// Parses a count held in a `usize`: [`parse_whole`], then its size.
+pub fn parse_count(text: &str) -> Result<usize, String> {
+    let count = parse_whole(text)?;
+    usize::try_from(count).map_err(|_| format!("`{text}` is too large (at most {})", usize::MAX))
+}
+
 /// The most worker threads `--jobs` accepts: far more than any machine has cores, and few
 /// enough that starting them does not stall the run.
 pub const MAX_JOBS: usize = 1024;
 
 /// Parses `--jobs`: 0 (one per core) up to [`MAX_JOBS`].
 pub fn parse_jobs(text: &str) -> Result<usize, String> {
-    let jobs: usize = text
-        .parse()
-        .map_err(|_| format!("`{text}` is not a number of worker threads"))?;
+    let jobs = parse_count(text)?;
     if jobs > MAX_JOBS {
         return Err(format!(
             "at most {MAX_JOBS} worker threads, got {jobs} (0 runs one per core)"

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use csp_sudoku::{
-    Grid, MAX_LINE_BYTES, ParseError, is_puzzle_line, looks_like_row, parse_line, parse_puzzle_from,
+    Grid, MAX_LINE_BYTES, ParseError, is_puzzle_line, looks_like_row, parse_counted_at, parse_line,
+    parse_puzzle_from,
 };
 
 use crate::error::CliError;
@@ -23,7 +24,7 @@ pub struct InputArgs {
     pub file: Option<PathBuf>,
     /// How to read the input: `lines` (one puzzle per line), `grid` (the whole input is one
     /// puzzle, as rows or numbers), `auto` (lines, unless the first puzzle line is no puzzle).
-    #[arg(long, value_enum, default_value_t = InputMode::Auto)]
+    #[arg(long, value_enum, default_value_t = InputMode::Auto, allow_negative_numbers = true)]
     pub input: InputMode,
 }
 
@@ -61,7 +62,15 @@ pub struct Input {
     skipping: bool,
     /// The number of the last line returned.
     number: usize,
+    /// Where the counts that lines state after their puzzle are kept, when asked for
+    /// ([`Input::keep_stated_counts`]).
+    stated: Option<StatedCounts>,
 }
+
+/// The number of solutions lines state after their puzzle (`puzzle:count[:solution]`), by
+/// line number: kept from when a line is read until its result takes it, so it holds the
+/// lines read ahead only.
+pub type StatedCounts = std::sync::Arc<std::sync::Mutex<std::collections::BTreeMap<usize, u64>>>;
 
 /// A line of the input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,7 +106,13 @@ impl Input {
             after_cr: false,
             skipping: false,
             number: 0,
+            stated: None,
         })
+    }
+
+    /// Keeps the counts the lines state after their puzzle, for the caller to take.
+    pub fn keep_stated_counts(&mut self) -> StatedCounts {
+        self.stated.get_or_insert_with(StatedCounts::default).clone()
     }
 
     /// The next line and its number (from 1); `None` at the end.
@@ -269,6 +284,7 @@ fn too_long(line: usize) -> ParseError {
 /// read on only while its lines could be rows and stay within a grid's size, and is taken
 /// as lines as soon as one could not, so memory stays flat for a file of lines.
 pub fn puzzles(mut input: Input, mode: InputMode) -> Result<Puzzles, CliError> {
+    let stated = input.stated.clone();
     // Comments and blank lines before the first puzzle line are passed over.
     let (number, first) = loop {
         match input.next_line()? {
@@ -296,10 +312,8 @@ pub fn puzzles(mut input: Input, mode: InputMode) -> Result<Puzzles, CliError> {
         InputMode::Auto => parse_line(&first, number).is_ok() || !looks_like_row(&first),
     };
     if lines {
-        return Ok(Puzzles::streaming(
-            vec![(number, parse_line(&first, number))],
-            input,
-        ));
+        let first = line_puzzle(&first, number, stated.as_ref());
+        return Ok(Puzzles::streaming(vec![(number, first)], input));
     }
     // One grid, or perhaps one: its text, the lines before the first puzzle line left out.
     // Comments and blank lines are kept as empty lines (the parser passes over both).
@@ -321,11 +335,11 @@ pub fn puzzles(mut input: Input, mode: InputMode) -> Result<Puzzles, CliError> {
             }
             // Not a grid: a file of lines whose first one is bad.
             _ => {
-                let mut ready = numbered_lines(&text, number);
+                let mut ready = numbered_lines(&text, number, stated.as_ref());
                 ready.push((
                     at,
                     match line {
-                        Line::Text(l) => parse_line(l, at),
+                        Line::Text(l) => line_puzzle(l, at, stated.as_ref()),
                         Line::TooLong => Err(too_long(at)),
                     },
                 ));
@@ -333,30 +347,58 @@ pub fn puzzles(mut input: Input, mode: InputMode) -> Result<Puzzles, CliError> {
             }
         }
     }
-    Ok(Puzzles::listed(whole_text(&text, mode, number)))
+    Ok(Puzzles::listed(whole_text(&text, mode, number, stated.as_ref())))
 }
 
 /// The puzzles of the lines of `text`, whose first line is line `first_line`.
-fn numbered_lines(text: &str, first_line: usize) -> Vec<NumberedPuzzle> {
+fn numbered_lines(text: &str, first_line: usize, stated: Option<&StatedCounts>) -> Vec<NumberedPuzzle> {
     text.lines()
         .zip(first_line..)
         .filter(|(line, _)| is_puzzle_line(line))
-        .map(|(line, number)| (number, parse_line(line, number)))
+        .map(|(line, number)| (number, line_puzzle(line, number, stated)))
         .collect()
+}
+
+/// The line-format puzzle of line `number`. Fields after it (`puzzle:count[:solution]`) are
+/// not needed to solve it, but they are checked: a malformed one, a solution that does not
+/// solve the puzzle, or a field too many gets a warning on standard error (the puzzle is
+/// read without them); a well-formed count is kept in `stated`, if given.
+fn line_puzzle(line: &str, number: usize, stated: Option<&StatedCounts>) -> Result<Grid, ParseError> {
+    let puzzle = parse_line(line, number);
+    if puzzle.is_ok() && line.contains(':') {
+        match parse_counted_at(line, number) {
+            Ok(counted) => {
+                if let Some(stated) = stated {
+                    let mut stated = stated.lock().unwrap_or_else(|e| e.into_inner());
+                    stated.insert(number, counted.count);
+                }
+            }
+            Err(e) => {
+                let (place, what) = located(number, &e);
+                note!("# {place}: warning: {what}; the puzzle is read without the fields after it");
+            }
+        }
+    }
+    puzzle
 }
 
 /// The puzzles of a whole text, which starts on line `first_line` with a line that is no
 /// line-format puzzle (or `mode` says the text is one grid).
-fn whole_text(text: &str, mode: InputMode, first_line: usize) -> Vec<NumberedPuzzle> {
+fn whole_text(
+    text: &str,
+    mode: InputMode,
+    first_line: usize,
+    stated: Option<&StatedCounts>,
+) -> Vec<NumberedPuzzle> {
     match mode {
-        InputMode::Lines => numbered_lines(text, first_line),
+        InputMode::Lines => numbered_lines(text, first_line, stated),
         InputMode::Grid => vec![(first_line, parse_puzzle_from(text, first_line))],
         // Try the whole text as one grid, and fall back to lines so that errors name
         // their line.
         InputMode::Auto => match parse_puzzle_from(text, first_line) {
             Ok(grid) => vec![(first_line, Ok(grid))],
             Err(whole) => {
-                let lines = numbered_lines(text, first_line);
+                let lines = numbered_lines(text, first_line, stated);
                 // A grid with a mistake in it: its rows are no puzzles on their own, so the
                 // mistake is reported once instead of a wrong length for every row. A line too
                 // long for a row (a bad line-format puzzle) means a file of puzzles instead.
@@ -435,10 +477,12 @@ impl Iterator for Puzzles {
             return Some(Ok(item));
         }
         let input = self.input.as_mut()?;
+        // Taken out for the loop, which borrows the input (an `Arc`: no copy of the counts).
+        let stated = input.stated.clone();
         loop {
             match input.next_line() {
                 Ok(Some((number, Line::Text(line)))) if is_puzzle_line(line) => {
-                    return Some(Ok((number, parse_line(line, number))));
+                    return Some(Ok((number, line_puzzle(line, number, stated.as_ref()))));
                 }
                 Ok(Some((number, Line::TooLong))) => return Some(Ok((number, Err(too_long(number))))),
                 Ok(Some(_)) => {}

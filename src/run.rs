@@ -24,11 +24,15 @@ pub struct Batch {
 impl Batch {
     /// `jobs` worker threads; 0 means one per core, 1 runs on the calling thread.
     pub fn new(jobs: usize) -> Result<Batch, CliError> {
-        let jobs = if jobs == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            jobs
-        };
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let jobs = if jobs == 0 { cores } else { jobs };
+        if jobs > cores {
+            // Allowed (the output is the same), but each thread gets a share of a core and
+            // they wait on each other for the results' order.
+            note!(
+                "warning: -j {jobs} runs more worker threads than the {cores} cores here; it is slower than -j 0"
+            );
+        }
         let pool = if jobs > 1 {
             Some(
                 rayon::ThreadPoolBuilder::new()

@@ -116,8 +116,46 @@ fn compare_stops_when_its_reader_is_gone() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     // One info line per contender run (21 by default); the header's write finds the
     // reader gone, so none runs.
-    let runs = stderr(&out).lines().filter(|l| l.contains(" of 3 solved")).count();
+    let runs = stderr(&out)
+        .lines()
+        .filter(|l| l.contains(" of 3 solved"))
+        .count();
     assert_eq!(runs, 0, "{}", stderr(&out));
+}
+
+// ---------------------------------------------------------------------------------------------
+// I4: the fields after a puzzle (`puzzle:count[:solution]`) are checked
+
+#[test]
+fn fields_after_a_puzzle_that_are_malformed_or_wrong_get_a_warning() {
+    let puzzle = nine_by_nine(1).trim_end().to_string();
+    let wrong_solution = "1".repeat(81);
+    let input = [
+        format!("{puzzle}:abc"),
+        format!("{puzzle}:1:2:3:4"),
+        format!("{puzzle}:1:{wrong_solution}"),
+        format!("{puzzle}:2"),
+        format!("{puzzle}:1"),
+    ]
+    .join("\n");
+    let out = run(&["sudoku", "count", "--limit", "2"], Some(&format!("{input}\n")));
+    // Every puzzle is still read and counted: the fields are not needed for that.
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "1\n".repeat(5));
+    let text = stderr(&out);
+    let warnings: Vec<&str> = text.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(warnings.len(), 4, "{text}");
+    assert!(warnings[0].starts_with("# line 1, column 83: warning: invalid count field `abc`"));
+    assert!(warnings[1].starts_with("# line 2, column 85: warning: invalid solution field"));
+    assert!(warnings[2].contains("line 3, column 85: warning: the solution does not solve the puzzle"));
+    assert_eq!(
+        warnings[3],
+        "# line 4: warning: the line says 2 solutions; the puzzle has exactly 1"
+    );
+    // `solve` checks the fields as they are read too.
+    let out = run(&["sudoku", "solve"], Some(&format!("{input}\n")));
+    assert_eq!(code(&out), 0);
+    assert_eq!(stderr(&out).matches("warning").count(), 3, "{}", stderr(&out));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -334,7 +372,36 @@ fn refused(args: &[&str]) -> (i32, String) {
 #[test]
 fn bad_values_are_usage_errors_that_say_what_is_wrong() {
     let seeds = common::data("seeds.txt");
-    let cases: [(&[&str], &str); 12] = [
+    let cases: [(&[&str], &str); 17] = [
+        // A negative value is the flag's value, not another flag.
+        (
+            &["queens", "solve", "8", "--var", "-1"],
+            "invalid value '-1' for '--var <ORDER>': unknown variable order `-1`",
+        ),
+        (
+            &["sudoku", "solve", &seeds, "-j", "-1"],
+            "--jobs <JOBS>': must be a whole number >= 0, got `-1`",
+        ),
+        (
+            &["sudoku", "generate", "--clues", "-1"],
+            "--clues <C>': must be a whole number >= 0, got `-1`",
+        ),
+        (
+            &["count", &seeds, "--limit", "-1"],
+            "--limit <K>': must be a whole number >= 0, got `-1`",
+        ),
+        (
+            &[
+                "sudoku",
+                "compare",
+                &seeds,
+                "--branching",
+                "places",
+                "--strategies",
+                "mrv/asc/none",
+            ],
+            "--branching places needs inference fc or mac (the contender pairwise:mrv/asc/none has none)",
+        ),
         (
             &["queens", "solve", "20001"],
             "at most 20000 with systematic search; try `csp queens local`",
@@ -496,10 +563,20 @@ fn bad_lines_get_one_location_and_a_message_to_act_on() {
         assert_eq!(code(&out), 1, "{line}");
         assert!(stdout(&out).starts_with(expected), "{line}: {}", stdout(&out));
     }
-    // I3: `-` and `+` separate cells in line format.
-    let framed = format!("+-{puzzle}-+\n");
-    let out = run(&["sudoku", "solve"], Some(&framed));
-    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    // I3: `-` and `+` separate cells in line format, also between cells and before a
+    // digit (`-8` inside `.....-8-.5`).
+    let plain = run(&["sudoku", "solve"], Some(&format!("{puzzle}\n")));
+    let separated: Vec<String> = puzzle.chars().map(String::from).collect();
+    for line in [
+        format!("+-{puzzle}-+"),
+        separated.join("-"),
+        separated.join("+"),
+        format!("{}-{}", &puzzle[..6], &puzzle[6..]),
+    ] {
+        let out = run(&["sudoku", "solve"], Some(&format!("{line}\n")));
+        assert_eq!(code(&out), 0, "{line}: {}", stdout(&out));
+        assert_eq!(stdout(&out), stdout(&plain), "{line}");
+    }
     // I6: a grid's mistake is named at its own line only.
     let grid = "1 . 3 .\n. . 1 .\n. 1 . .\n4 . . 4\n";
     for command in ["solve", "count", "rate"] {

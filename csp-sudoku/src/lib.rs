@@ -76,7 +76,8 @@ pub use logic::{
 pub use model::{ModelKind, SudokuModel};
 pub use parse::{
     CountedPuzzle, CountedReader, MAX_LINE_BYTES, ParseError, PuzzleReader, is_puzzle_line, looks_like_row,
-    parse_counted_line, parse_line, parse_puzzle, parse_puzzle_from, parse_puzzle_unchecked,
+    parse_counted_at, parse_counted_line, parse_line, parse_puzzle, parse_puzzle_from,
+    parse_puzzle_unchecked,
 };
 pub use rate::{Level, RateError, Rating, rate, rate_with, rate_within, score};
 pub use solve::{CountReport, SolveReport, Status, count, solve};

@@ -284,7 +284,8 @@ fn tokenize(text: &str, first_line: usize) -> (Vec<Token<'_>>, bool) {
         }
         let mut start: Option<(usize, usize)> = None; // (byte offset, column)
         for (col, (offset, c)) in line.char_indices().enumerate() {
-            let sign = matches!(c, '-' | '+') && signed_number(&line[offset + 1..], lisp);
+            // A sign starts a token; within one (`4.....-8`) it separates.
+            let sign = start.is_none() && matches!(c, '-' | '+') && signed_number(&line[offset + 1..], lisp);
             if is_separator(c, lisp) && !sign {
                 if let Some((s, scol)) = start.take() {
                     tokens.push(Token {
@@ -376,21 +377,24 @@ fn read_cells<'a>(tokens: &[Token<'a>], lisp: bool) -> Result<Vec<RawCell<'a>>, 
     } else {
         let mut cells = Vec::with_capacity(char_count);
         for t in tokens {
-            if t.text.starts_with('-') {
-                return Err(symbol_error(t.text, t.line, t.col));
-            }
-            for (k, (offset, c)) in t.text.char_indices().enumerate() {
-                let symbol = &t.text[offset..offset + c.len_utf8()];
+            // No cell is two characters long: the sign the tokens gave a digit (`-8` in
+            // `...-8-...`) separates, as a `-` does everywhere else in a line.
+            let (text, col) = match t.text.strip_prefix(['-', '+']) {
+                Some(rest) => (rest, t.col + 1),
+                None => (t.text, t.col),
+            };
+            for (k, (offset, c)) in text.char_indices().enumerate() {
+                let symbol = &text[offset..offset + c.len_utf8()];
                 let value = char_value(c).ok_or_else(|| ParseError::InvalidSymbol {
                     symbol: symbol.to_string(),
                     line: t.line,
-                    col: t.col + k,
+                    col: col + k,
                 })?;
                 cells.push(RawCell {
                     value,
                     symbol,
                     line: t.line,
-                    col: t.col + k,
+                    col: col + k,
                 });
             }
         }
@@ -652,7 +656,8 @@ pub fn parse_counted_line(line: &str) -> Result<CountedPuzzle, ParseError> {
     parse_counted_at(line, 1)
 }
 
-fn parse_counted_at(line: &str, number: usize) -> Result<CountedPuzzle, ParseError> {
+/// [`parse_counted_line`] on line `number` of a file, so that errors name it.
+pub fn parse_counted_at(line: &str, number: usize) -> Result<CountedPuzzle, ParseError> {
     let mut fields = Vec::new(); // (column, text)
     let mut col = 1;
     for field in line.split(':') {

@@ -23,30 +23,35 @@ pub struct CompareArgs {
     files: Vec<PathBuf>,
     /// Strategies, comma separated `var/value/inference`, or `textbook` for all 18.
     /// Default: the 18 textbook strategies, dom-wdeg/asc/mac and dom-wdeg-fixed/asc/mac.
-    #[arg(long, value_delimiter = ',', value_name = "STRATEGIES")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "STRATEGIES",
+        allow_negative_numbers = true
+    )]
     strategies: Vec<String>,
     /// Count every solution instead of finding the first.
     #[arg(long)]
     count: bool,
     /// Restarts for every strategy (see `csp solve --help`). Default: none.
-    #[arg(long, value_name = "POLICY")]
+    #[arg(long, value_name = "POLICY", allow_negative_numbers = true)]
     restarts: Option<String>,
     /// Node limit per instance and strategy, so that hopeless combinations end.
-    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    #[arg(long, default_value_t = 100_000, value_name = "N", value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
     node_limit: u64,
     /// Time limit per instance and strategy, in seconds.
     #[arg(long, default_value = "5", value_parser = parse_seconds, allow_hyphen_values = true, value_name = "SECONDS")]
     timeout: Duration,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
+    #[arg(long, value_enum, default_value_t = CompareFormat::Table, allow_negative_numbers = true)]
     format: CompareFormat,
     /// Also draw the comparison as an SVG chart into this file.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", allow_negative_numbers = true)]
     svg: Option<PathBuf>,
     #[command(flatten)]
     instance: InstanceArgs,
     /// Worker threads (0: one per core).
-    #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs)]
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs, allow_negative_numbers = true)]
     jobs: usize,
 }
 

@@ -18,10 +18,10 @@ pub struct CountArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Stop counting at this many solutions (status `capped`).
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
     pub limit: Option<u64>,
     /// Output format (`line`: the number; `xcsp`: `s` line, the first solution and the count).
-    #[arg(long, value_enum, default_value_t = Format::Line)]
+    #[arg(long, value_enum, default_value_t = Format::Line, allow_negative_numbers = true)]
     pub format: Format,
     #[command(flatten)]
     pub instance: InstanceArgs,

@@ -31,10 +31,10 @@ pub fn default_strategy() -> Strategy {
 pub struct InstanceArgs {
     /// Number of colours for DIMACS graph-colouring files (`.col`): one variable per vertex
     /// (`v1` .. `vN`) over `0..K-1`, `!=` on every edge.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=1_000_000), allow_negative_numbers = true)]
     pub colors: Option<u32>,
     /// All-different strength for instances: value, hidden, gac. Default: gac.
-    #[arg(long, value_name = "STRENGTH")]
+    #[arg(long, value_name = "STRENGTH", allow_negative_numbers = true)]
     pub alldiff: Option<Strength>,
 }
 
@@ -48,10 +48,10 @@ pub struct SearchArgs {
     /// Restarts: `none`, `luby[:SCALE]` (SCALE nodes per unit run, default 100) or
     /// `geometric[:FIRST[:FACTOR]]` (defaults 100 and 1.5). Each subtree a run finished is
     /// recorded as a nogood, so counts stay exact. Default: none.
-    #[arg(long, value_name = "POLICY")]
+    #[arg(long, value_name = "POLICY", allow_negative_numbers = true)]
     pub restarts: Option<String>,
     /// Worker threads over the files given (0: one per core).
-    #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs)]
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs, allow_negative_numbers = true)]
     pub jobs: usize,
     /// Also print the search statistics (nodes, backtracks, time...) on standard error
     /// (they are always in the JSON output).

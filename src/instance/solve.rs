@@ -21,7 +21,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub all: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Line)]
+    #[arg(long, value_enum, default_value_t = Format::Line, allow_negative_numbers = true)]
     pub format: Format,
     #[command(flatten)]
     pub instance: InstanceArgs,

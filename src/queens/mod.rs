@@ -46,12 +46,12 @@ struct SearchArgs {
     /// constraints, value strength) or alldiff:value|hidden|gac. Default for solve:
     /// alldiff, or pairwise when --var, --val or --inference is given and n <= 2000 (the
     /// textbook setting); for count: pairwise.
-    #[arg(long, value_name = "MODEL")]
+    #[arg(long, value_name = "MODEL", allow_negative_numbers = true)]
     model: Option<String>,
     #[command(flatten)]
     limits: LimitArgs,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, value_enum, default_value_t = Format::Text, allow_negative_numbers = true)]
     format: Format,
 }
 
@@ -70,7 +70,7 @@ enum QueensCommand {
         /// Restarts: `none`, `luby[:SCALE]` (SCALE nodes per unit run, default 100) or
         /// `geometric[:FIRST[:FACTOR]]` (defaults 100 and 1.5). Default: as the strategy
         /// above says.
-        #[arg(long, value_name = "POLICY")]
+        #[arg(long, value_name = "POLICY", allow_negative_numbers = true)]
         restarts: Option<String>,
         /// Re-check the solution independently of the solver.
         #[arg(long)]
@@ -110,7 +110,7 @@ enum QueensCommand {
         #[arg(long, value_name = "SECONDS", value_parser = crate::args::parse_seconds, allow_hyphen_values = true)]
         timeout: Option<std::time::Duration>,
         /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
+        #[arg(long, value_enum, default_value_t = Format::Text, allow_negative_numbers = true)]
         format: Format,
         /// Re-check the solution independently of the solver.
         #[arg(long)]

@@ -24,15 +24,30 @@ pub struct CompareArgs {
     input: InputArgs,
     /// Models to run, comma separated (pairwise, alldiff-value, alldiff-hidden, alldiff-gac).
     /// Default: the 18 textbook strategies on pairwise plus the default strategy on each alldiff.
-    #[arg(long, value_delimiter = ',', value_name = "MODELS")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "MODELS",
+        allow_negative_numbers = true
+    )]
     models: Vec<ModelKind>,
     /// Strategies to run on each chosen model, comma separated `var/value/inference`, or
     /// `textbook` for all 18. Default with --models: textbook for pairwise, the default for alldiff.
-    #[arg(long, value_delimiter = ',', value_name = "STRATEGIES")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "STRATEGIES",
+        allow_negative_numbers = true
+    )]
     strategies: Vec<String>,
     /// What every decision branches on: `variables` or `places` (see `csp sudoku solve
     /// --help`). Run once with each to compare them.
-    #[arg(long, default_value = "variables", value_name = "KIND")]
+    #[arg(
+        long,
+        default_value = "variables",
+        value_name = "KIND",
+        allow_negative_numbers = true
+    )]
     branching: Branching,
     /// Node limit per puzzle and strategy, so that hopeless combinations end.
     #[arg(long, default_value_t = 100_000, value_name = "N", value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
@@ -41,17 +56,48 @@ pub struct CompareArgs {
     #[arg(long, default_value = "5", value_parser = parse_seconds, allow_hyphen_values = true, value_name = "SECONDS")]
     timeout: Duration,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
+    #[arg(long, value_enum, default_value_t = CompareFormat::Table, allow_negative_numbers = true)]
     format: CompareFormat,
     /// Also draw the comparison as an SVG chart into this file.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", allow_negative_numbers = true)]
     svg: Option<PathBuf>,
     /// Worker threads (0: one per core).
-    #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs)]
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs, allow_negative_numbers = true)]
     jobs: usize,
 }
 
+/// The contenders, as [`field`] makes them. Branching on places needs inference: a
+/// contender without it is a usage error when the strategies were given, and is left out
+/// of the default field, with a note.
 fn contenders(args: &CompareArgs) -> Result<Vec<Contender>, CliError> {
+    let mut field = field(args)?;
+    if args.branching != Branching::Places {
+        return Ok(field);
+    }
+    let blind = |c: &Contender| c.strategy.inference == csp_core::Inference::None;
+    if let Some(c) = field
+        .iter()
+        .find(|c| blind(c))
+        .filter(|_| !args.strategies.is_empty())
+    {
+        return Err(usage(format!(
+            "--branching places needs inference fc or mac (the contender {} has none)",
+            c.label()
+        )));
+    }
+    let before = field.len();
+    field.retain(|c| !blind(c));
+    if field.len() < before {
+        note!(
+            "--branching places: the {} contenders without inference are left out (it needs fc or mac)",
+            before - field.len()
+        );
+    }
+    Ok(field)
+}
+
+/// The contenders the flags ask for.
+fn field(args: &CompareArgs) -> Result<Vec<Contender>, CliError> {
     let mut strategies: Vec<Strategy> = Vec::new();
     for s in &args.strategies {
         if s == "textbook" {

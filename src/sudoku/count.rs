@@ -31,7 +31,7 @@ pub struct CountArgs {
     #[arg(long, value_name = "K", value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
     limit: Option<u64>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = CountFormat::Line)]
+    #[arg(long, value_enum, default_value_t = CountFormat::Line, allow_negative_numbers = true)]
     format: CountFormat,
     #[command(flatten)]
     search: SearchArgs,
@@ -66,7 +66,9 @@ pub fn run(args: CountArgs) -> Result<u8, CliError> {
         return Err(usage("--limit must be at least 1"));
     }
     let per_order = args.search.per_order()?;
-    let puzzles = input::puzzles(Input::open(args.input.file.as_deref())?, args.input.input)?;
+    let mut input = Input::open(args.input.file.as_deref())?;
+    let stated = input.keep_stated_counts();
+    let puzzles = input::puzzles(input, args.input.input)?;
     let started = Instant::now();
     let mut counts = StatusCounts::default();
     let format = args.format;
@@ -80,12 +82,37 @@ pub fn run(args: CountArgs) -> Result<u8, CliError> {
         },
         |line, result: Result<&CountReport, &ParseError>| {
             counts.add(result.map_or(Status::Error, |r| r.status));
+            let said = stated.lock().unwrap_or_else(|e| e.into_inner()).remove(&line);
+            if let (Some(said), Ok(report)) = (said, result) {
+                check_stated(line, said, report, cap);
+            }
             write_count(&mut out, format, line, result)
         },
     )?;
     run::finish_output(out)?;
     counts.report("counted", started);
     Ok(counts.exit_code(|s| s != Status::Limit))
+}
+
+/// Warns when the count a line states after its puzzle disagrees with the one found: a
+/// count that ended (not stopped by a limit) must equal it, or, at the cap, not be below it.
+fn check_stated(line: usize, said: u64, report: &CountReport, cap: Option<u64>) {
+    if report.status == Status::Limit {
+        return;
+    }
+    let capped = cap.is_some_and(|cap| report.solutions >= cap);
+    let agrees = if capped {
+        said >= report.solutions
+    } else {
+        said == report.solutions
+    };
+    if !agrees {
+        let found = if capped { "at least" } else { "exactly" };
+        note!(
+            "# line {line}: warning: the line says {said} solutions; the puzzle has {found} {}",
+            report.solutions
+        );
+    }
 }
 
 fn write_count(

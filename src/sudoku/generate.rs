@@ -36,25 +36,25 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 0, value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
     seed: u64,
     /// Symmetry of the clues: none, rotational, mirror.
-    #[arg(long, default_value_t = Symmetry::None)]
+    #[arg(long, default_value_t = Symmetry::None, allow_negative_numbers = true)]
     symmetry: Symmetry,
     /// Stop removing clues at exactly this many (default: remove until minimal).
-    #[arg(long, value_name = "C", allow_hyphen_values = true)]
+    #[arg(long, value_name = "C", value_parser = crate::args::parse_count, allow_hyphen_values = true)]
     clues: Option<usize>,
     /// Keep only puzzles of this level: easy, medium, hard, expert (see `csp sudoku rate`).
-    #[arg(long, value_name = "LEVEL")]
+    #[arg(long, value_name = "LEVEL", allow_negative_numbers = true)]
     difficulty: Option<Level>,
     /// Write complete grids only (no clues removed).
     #[arg(long)]
     full: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = GenerateFormat::Line)]
+    #[arg(long, value_enum, default_value_t = GenerateFormat::Line, allow_negative_numbers = true)]
     format: GenerateFormat,
     /// Give up on a puzzle (or grid) after this many seconds (fractions allowed).
     #[arg(long, value_name = "SECONDS", value_parser = crate::args::parse_seconds, allow_hyphen_values = true)]
     timeout: Option<std::time::Duration>,
     /// Worker threads (0: one per core).
-    #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs)]
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs, allow_negative_numbers = true)]
     jobs: usize,
 }
 

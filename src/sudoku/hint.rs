@@ -27,7 +27,7 @@ pub struct HintArgs {
     #[command(flatten)]
     input: InputArgs,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = HintFormat::Text)]
+    #[arg(long, value_enum, default_value_t = HintFormat::Text, allow_negative_numbers = true)]
     format: HintFormat,
     /// Stop checking that a grid can be solved after this many seconds per grid (fractions allowed).
     #[arg(long, value_name = "SECONDS", value_parser = crate::args::parse_seconds, allow_hyphen_values = true)]

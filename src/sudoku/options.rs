@@ -15,16 +15,16 @@ use crate::error::{CliError, usage};
 pub struct ModelArgs {
     /// Model: `pairwise` (!= between peers, the textbook model) or `alldiff` (one
     /// all-different constraint per unit). Default: alldiff.
-    #[arg(long, value_name = "MODEL", value_parser = ["pairwise", "alldiff"])]
+    #[arg(long, value_name = "MODEL", value_parser = ["pairwise", "alldiff"], allow_negative_numbers = true)]
     pub model: Option<String>,
     /// All-different strength for the alldiff model: value, hidden, gac. Default: hidden up
     /// to 9x9, gac from 16x16 up.
-    #[arg(long, value_name = "STRENGTH")]
+    #[arg(long, value_name = "STRENGTH", allow_negative_numbers = true)]
     pub alldiff: Option<Strength>,
     /// Locked candidates for the alldiff model (each box linked with the rows and columns it
     /// crosses): on or off. Default: on from 9x9 up for the default model, from 16x16 up
     /// when --alldiff is given.
-    #[arg(long, value_name = "ON|OFF", value_parser = ["on", "off"])]
+    #[arg(long, value_name = "ON|OFF", value_parser = ["on", "off"], allow_negative_numbers = true)]
     pub locked: Option<String>,
 }
 
@@ -72,10 +72,10 @@ pub struct SearchArgs {
     /// Restarts: `none`, `luby[:SCALE]` (SCALE nodes per unit run, default 100) or
     /// `geometric[:FIRST[:FACTOR]]` (defaults 100 and 1.5). Each subtree a run finished
     /// is recorded as a nogood, so no work is lost and counts stay exact. Default: none.
-    #[arg(long, value_name = "POLICY")]
+    #[arg(long, value_name = "POLICY", allow_negative_numbers = true)]
     pub restarts: Option<String>,
     /// Worker threads (0: one per core).
-    #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs)]
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs, allow_negative_numbers = true)]
     pub jobs: usize,
 }
 

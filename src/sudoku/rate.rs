@@ -28,13 +28,13 @@ pub struct RateArgs {
     #[command(flatten)]
     input: InputArgs,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = RateFormat::Line)]
+    #[arg(long, value_enum, default_value_t = RateFormat::Line, allow_negative_numbers = true)]
     format: RateFormat,
     /// Stop searching after this many seconds per puzzle (fractions allowed).
     #[arg(long, value_name = "SECONDS", value_parser = crate::args::parse_seconds, allow_hyphen_values = true)]
     timeout: Option<std::time::Duration>,
     /// Worker threads (0: one per core).
-    #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs)]
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs, allow_negative_numbers = true)]
     jobs: usize,
 }
 

@@ -20,12 +20,12 @@ pub struct SolveArgs {
     #[command(flatten)]
     input: InputArgs,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = SolveFormat::Line)]
+    #[arg(long, value_enum, default_value_t = SolveFormat::Line, allow_negative_numbers = true)]
     format: SolveFormat,
     #[command(flatten)]
     search: SearchArgs,
     /// Search method: backtracking (complete), annealing or min-conflicts (local search).
-    #[arg(long, value_enum, default_value_t = Method::Backtracking)]
+    #[arg(long, value_enum, default_value_t = Method::Backtracking, allow_negative_numbers = true)]
     method: Method,
     /// Step limit per puzzle for annealing and min-conflicts. Default: 1000000.
     #[arg(long, value_name = "K", value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
