@@ -69,7 +69,6 @@ fn large_solutions_are_one_line_each_and_read_back_as_a_batch() {
 #[cfg(unix)]
 #[test]
 fn a_closed_pipe_ends_every_command_quietly() {
-    use std::process::{Command, Stdio};
     let dir = TempDir::new("closed-pipe");
     let puzzles = dir.file("puzzles.txt", &nine_by_nine(3000));
     let commands: [&[&str]; 6] = [
@@ -81,19 +80,27 @@ fn a_closed_pipe_ends_every_command_quietly() {
         &["sudoku", "generate", "--count", "100000", "--order", "2"],
     ];
     for args in commands {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // The reader goes away before the first answer is written.
-        drop(child.stdout.take());
-        let out = child.wait_with_output().unwrap();
+        let out = with_reader_gone(args, &[]);
         assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
         assert!(!stderr(&out).contains("error:"), "{args:?}: {}", stderr(&out));
     }
+}
+
+/// Runs `csp` with `env`, its standard output a pipe whose reader goes away before the
+/// first answer is written.
+#[cfg(unix)]
+fn with_reader_gone(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
 }
 
 /// `sudoku compare` writes each contender's row as it is done: a reader that is gone ends
@@ -101,18 +108,9 @@ fn a_closed_pipe_ends_every_command_quietly() {
 #[cfg(unix)]
 #[test]
 fn compare_stops_when_its_reader_is_gone() {
-    use std::process::{Command, Stdio};
     let dir = TempDir::new("compare-pipe");
     let puzzles = dir.file("puzzles.txt", &nine_by_nine(3));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
-        .args(["sudoku", "compare", &puzzles])
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
+    let out = with_reader_gone(&["sudoku", "compare", &puzzles], &[("RUST_LOG", "info")]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     // One info line per contender run (21 by default); the header's write finds the
     // reader gone, so none runs.
