@@ -85,7 +85,7 @@ impl Store {
         if line.reach.is_empty() {
             return (0, None);
         }
-        let span = Span {
+        let span = LineSpan {
             from: line.first + line.reach.start,
             to: line.first + line.reach.end,
             except: line.first + line.except,
@@ -112,7 +112,7 @@ impl Store {
 /// The variables of a line removal whose bits lie in their domains: `from..to` but
 /// `except`; variable `v` has bit `bit_of_first - step * (v - first)`.
 #[derive(Clone, Copy)]
-struct Span {
+struct LineSpan {
     from: usize,
     to: usize,
     except: usize,
@@ -132,7 +132,7 @@ impl Parts<'_> {
     #[inline(always)]
     fn remove(
         self,
-        span: Span,
+        span: LineSpan,
         step: i32,
         open: &[u64],
         mut removed: impl FnMut(VarId),
