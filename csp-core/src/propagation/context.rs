@@ -153,8 +153,8 @@ impl PropagationContext<'_> {
         // Without tracking, nothing is called per removal: the store's loops stay
         // free of a branch on whether a value was removed.
         let (removed, emptied) = match (line, self.track) {
-            (Some((line, open)), true) => self.store.remove_line(line, open, |var| changed.push(var)),
-            (Some((line, open)), false) => self.store.remove_line(line, open, |_| {}),
+            (Some((line, open)), true) => self.store.remove_line(line, open, Some(|var| changed.push(var))),
+            (Some((line, open)), false) => self.store.remove_line(line, open, None::<fn(VarId)>),
             (None, true) => self
                 .store
                 .remove_from_each(vars, open_block, except, value_of, known, |var| changed.push(var)),
