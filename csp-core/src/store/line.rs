@@ -310,16 +310,22 @@ fn gather_dense(words: &[u64], at: Lanes, run: Run) -> u64 {
 /// a domain emptied. Returns the lanes cleared and the variable emptied, if any.
 #[inline(always)]
 fn clear(words: &mut [u64], size: &mut [u32], at: Lanes, run: Run, hits: u64) -> (u64, Option<usize>) {
+    let end = 64 - hits.leading_zeros() as usize;
+    let (lane_words, lane_sizes) = (
+        &mut words[at.word..at.word + end],
+        &mut size[at.var..at.var + end],
+    );
+    // Lane `i`'s bit is `shift0 - step * i`.
+    let shift0 = run.first_shift as i32 + run.step * run.lo as i32;
     let mut rest = hits;
     while rest != 0 {
-        let i = rest.trailing_zeros();
+        let i = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        let v = at.var + i as usize;
-        words[at.word + i as usize] &= !(1 << run.shift(i));
-        size[v] -= 1;
-        if size[v] == 0 {
+        lane_words[i] &= !(1 << (shift0 - run.step * i as i32));
+        lane_sizes[i] -= 1;
+        if lane_sizes[i] == 0 {
             // The lanes up to `i`: those cleared so far.
-            return (hits & (!0 >> (63 - i)), Some(v));
+            return (hits & (!0 >> (63 - i)), Some(at.var + i));
         }
     }
     (hits, None)
