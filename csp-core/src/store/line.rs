@@ -174,10 +174,12 @@ impl Parts<'_> {
                     var: g * 64,
                 };
                 let lo = run.trailing_zeros();
+                // Within the row, lane `lo`'s bit is `group_bit - step * lo` modulo 64.
+                let first_shift = ((group_bit - step_bits * i64::from(lo)) as u32 % 64) as i32;
                 let run = Run {
                     lanes: run,
                     lo,
-                    first_shift: (group_bit - step_bits * i64::from(lo)) as u32 % 64,
+                    shift0: first_shift + step * lo as i32,
                     step,
                 };
                 let (cleared, emptied) = clear(words, size, at, run, gather(words, at, run));
@@ -225,21 +227,21 @@ struct Lanes {
     var: usize,
 }
 
-/// The lanes of a group whose bits lie in one row of words ([`Rows`]): lane `i` has
-/// bit `first_shift - step * (i - lo)` of its word, `lo` being the first lane.
+/// The lanes of a group whose bits lie in one row of words ([`Rows`]), `lo` the first:
+/// lane `i` has bit `shift0 - step * i` of its word.
 #[derive(Clone, Copy)]
 struct Run {
     lanes: u64,
     lo: u32,
-    first_shift: u32,
+    shift0: i32,
     step: i32,
 }
 
 impl Run {
-    /// The bit within its word of lane `i`.
+    /// The bit within its word of lane `i` (of the run).
     #[inline(always)]
     fn shift(self, i: u32) -> u32 {
-        (self.first_shift as i32 - self.step * (i - self.lo) as i32) as u32
+        (self.shift0 - self.step * i as i32) as u32
     }
 }
 
@@ -274,7 +276,7 @@ fn gather(words: &[u64], at: Lanes, run: Run) -> u64 {
 fn gather_dense(words: &[u64], at: Lanes, run: Run) -> u64 {
     let (lo, end) = (run.lo as usize, 64 - run.lanes.leading_zeros() as usize);
     let lane_words = &words[at.word + lo..at.word + end];
-    let first_shift = run.first_shift as i32;
+    let first_shift = run.shift(run.lo) as i32;
     // Shifts that take lane `i`'s bit to bit `i` (to bit `63 - i` for step 1).
     let to_lane = |offset: i32| (offset.max(0) as u32, (-offset).max(0) as u32);
     let gathered = match run.step {
@@ -315,13 +317,11 @@ fn clear(words: &mut [u64], size: &mut [u32], at: Lanes, run: Run, hits: u64) ->
         &mut words[at.word..at.word + end],
         &mut size[at.var..at.var + end],
     );
-    // Lane `i`'s bit is `shift0 - step * i`.
-    let shift0 = run.first_shift as i32 + run.step * run.lo as i32;
     let mut rest = hits;
     while rest != 0 {
         let i = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        lane_words[i] &= !(1 << (shift0 - run.step * i as i32));
+        lane_words[i] &= !(1 << run.shift(i as u32));
         lane_sizes[i] -= 1;
         if lane_sizes[i] == 0 {
             // The lanes up to `i`: those cleared so far.
