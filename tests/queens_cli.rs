@@ -216,3 +216,54 @@ fn bad_arguments_exit_with_two_and_a_clear_message() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// The search with the baseline vector code (`CSP_NO_WIDE_VECTORS` set) and with the
+/// code chosen for this processor: the same solution and the same statistics. On a
+/// processor without the wider features both runs take the baseline.
+#[test]
+fn wide_and_baseline_vector_code_search_alike() {
+    let run = |baseline: bool, args: &[&str]| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_csp"));
+        command.args(args).env_remove("CSP_NO_WIDE_VECTORS");
+        if baseline {
+            command.env("CSP_NO_WIDE_VECTORS", "1");
+        }
+        let out = command.output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut value: Value = serde_json::from_slice(&out.stdout).unwrap();
+        value.as_object_mut().unwrap().remove("elapsed_ms");
+        value
+    };
+    // The default search (lines along rows and diagonals, MRV with random ties) and MAC
+    // with ascending values on the same model.
+    for args in [
+        &["queens", "solve", "700", "--verify", "--format", "json"][..],
+        &[
+            "queens",
+            "solve",
+            "300",
+            "--var",
+            "mrv",
+            "--val",
+            "asc",
+            "--inference",
+            "mac",
+            "--model",
+            "alldiff",
+            "--verify",
+            "--format",
+            "json",
+        ],
+    ] {
+        let (wide, baseline) = (run(false, args), run(true, args));
+        assert_eq!(wide["status"], "solved", "{args:?}");
+        assert_eq!(wide["verified"], true, "{args:?}");
+        assert!(wide["pruned"].as_u64().unwrap() > 0, "{args:?}");
+        assert_eq!(wide, baseline, "{args:?}");
+    }
+}

@@ -63,6 +63,8 @@ mod search;
 mod stats;
 mod store;
 mod var;
+#[cfg(target_arch = "x86_64")]
+mod wide_vectors;
 
 pub use config::{
     Branching, ConfigError, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder,

@@ -105,6 +105,41 @@ impl PropagationContext<'_> {
         except: usize,
         value_of: impl Fn(usize) -> i64,
     ) -> Result<(), Conflict> {
+        #[cfg(target_arch = "x86_64")]
+        if crate::wide_vectors::detected() {
+            // SAFETY: the processor has the features `remove_from_open_wide` is compiled for.
+            #[allow(unsafe_code)]
+            return unsafe { self.remove_from_open_wide(vars, first, step, except, value_of) };
+        }
+        self.remove_from_open_here(vars, first, step, except, value_of)
+    }
+
+    /// [`PropagationContext::remove_from_open`] with 256-bit vectors ([`crate::wide_vectors`]):
+    /// the clash test and the store's passes along a line are loops the compiler
+    /// vectorises, and a large board spends most of its search in them.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    fn remove_from_open_wide(
+        &mut self,
+        vars: &[VarId],
+        first: Option<VarId>,
+        step: Option<i32>,
+        except: usize,
+        value_of: impl Fn(usize) -> i64,
+    ) -> Result<(), Conflict> {
+        self.remove_from_open_here(vars, first, step, except, value_of)
+    }
+
+    /// [`PropagationContext::remove_from_open`], compiled into both versions.
+    #[inline(always)]
+    fn remove_from_open_here(
+        &mut self,
+        vars: &[VarId],
+        first: Option<VarId>,
+        step: Option<i32>,
+        except: usize,
+        value_of: impl Fn(usize) -> i64,
+    ) -> Result<(), Conflict> {
         let Assignment {
             assigned,
             values,

@@ -83,6 +83,26 @@ pub(in crate::search) fn smallest_domain_random_tie(
     store: &Store,
     rng: &mut ChaCha8Rng,
 ) -> VarId {
+    #[cfg(target_arch = "x86_64")]
+    if crate::wide_vectors::detected() {
+        // SAFETY: the processor has the features `smallest_random_wide` is compiled for.
+        #[allow(unsafe_code)]
+        return unsafe { smallest_random_wide(state, store, rng) };
+    }
+    smallest_random(state, store, rng)
+}
+
+/// [`smallest_domain_random_tie`] with 256-bit vectors ([`crate::wide_vectors`]) for the pass
+/// over each group's sizes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn smallest_random_wide(state: &SearchState, store: &Store, rng: &mut ChaCha8Rng) -> VarId {
+    smallest_random(state, store, rng)
+}
+
+/// [`smallest_domain_random_tie`], compiled into both versions.
+#[inline(always)]
+fn smallest_random(state: &SearchState, store: &Store, rng: &mut ChaCha8Rng) -> VarId {
     let sizes = store.sizes();
     let (mut best, mut best_size, mut ties) = (usize::MAX, u32::MAX, 0u32);
     let groups = sizes.chunks(64).zip(state.assigned.chunks(64));
