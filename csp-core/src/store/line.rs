@@ -312,14 +312,39 @@ fn gather_dense(words: &[u64], at: Lanes, run: Run) -> u64 {
 /// a domain emptied. Returns the lanes cleared and the variable emptied, if any.
 #[inline(always)]
 fn clear(words: &mut [u64], size: &mut [u32], at: Lanes, run: Run, hits: u64) -> (u64, Option<usize>) {
+    // A window of all 64 lanes where the store has them (every group but the last):
+    // a lane index masked to six bits then needs no bounds check.
+    let lanes = at.word.checked_add(64).zip(at.var.checked_add(64));
+    if let Some((lane_words, lane_sizes)) = lanes.and_then(|(words_end, sizes_end)| {
+        Some((
+            words.get_mut(at.word..words_end)?,
+            size.get_mut(at.var..sizes_end)?,
+        ))
+    }) {
+        return clear_in(lane_words, lane_sizes, at, run, hits);
+    }
     let end = 64 - hits.leading_zeros() as usize;
-    let (lane_words, lane_sizes) = (
+    clear_in(
         &mut words[at.word..at.word + end],
         &mut size[at.var..at.var + end],
-    );
+        at,
+        run,
+        hits,
+    )
+}
+
+/// [`clear`] on the lanes' words and sizes from lane 0, which hold every lane of `hits`.
+#[inline(always)]
+fn clear_in(
+    lane_words: &mut [u64],
+    lane_sizes: &mut [u32],
+    at: Lanes,
+    run: Run,
+    hits: u64,
+) -> (u64, Option<usize>) {
     let mut rest = hits;
     while rest != 0 {
-        let i = rest.trailing_zeros() as usize;
+        let i = rest.trailing_zeros() as usize & 63;
         rest &= rest - 1;
         lane_words[i] &= !(1 << run.shift(i as u32));
         lane_sizes[i] -= 1;
