@@ -1,7 +1,8 @@
 //! Finite integer domains as bitsets of any size.
 
+use std::borrow::Cow;
+
 use fixedbitset::FixedBitSet;
-use smallvec::{SmallVec, smallvec};
 
 use crate::error::ModelError;
 
@@ -95,16 +96,22 @@ impl Domain {
     }
 
     /// The domain as 64-bit words, bit `i` standing for `base + i`. Each search builds
-    /// its store from these: up to 256 values they stay off the heap.
-    pub(crate) fn words(&self) -> SmallVec<[u64; 4]> {
-        let mut words: SmallVec<[u64; 4]> = smallvec![0u64; self.num_words()];
+    /// its store from these.
+    pub(crate) fn words(&self) -> Cow<'_, [u64]> {
+        let blocks = self.bits.as_slice();
+        if usize::BITS == 64 && blocks.len() == self.num_words() {
+            // The bit set's blocks are the words: borrowed, not copied (the domains of a
+            // large model take tens of megabytes).
+            return Cow::Borrowed(bytemuck::cast_slice(blocks));
+        }
+        let mut words = vec![0u64; self.num_words()];
         // The bit set's blocks, whatever their width, laid into 64-bit words: a copy,
         // not a walk over each value (a domain may hold millions).
         let width = usize::BITS as usize;
-        for (i, &block) in self.bits.as_slice().iter().enumerate() {
+        for (i, &block) in blocks.iter().enumerate() {
             let (word, shift) = (i * width / 64, i * width % 64);
             words[word] |= (block as u64) << shift;
         }
-        words
+        Cow::Owned(words)
     }
 }

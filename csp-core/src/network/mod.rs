@@ -4,9 +4,8 @@
 //! Built once per model (and shared by every solver of that model), so that
 //! search touches only flat arrays.
 
+use std::borrow::Cow;
 use std::sync::Arc;
-
-use smallvec::SmallVec;
 
 use crate::model::Model;
 use crate::propagation::Priority;
@@ -283,7 +282,7 @@ fn initial_store(model: &Model) -> Store {
 }
 
 /// Each variable's base and initial words, in order: what [`initial_store`] is built from.
-pub(crate) fn initial_words(model: &Model) -> impl Iterator<Item = (i32, SmallVec<[u64; 4]>)> + '_ {
+pub(crate) fn initial_words(model: &Model) -> impl Iterator<Item = (i32, Cow<'_, [u64]>)> + '_ {
     model
         .vars()
         .map(|v| (model.domain(v).base(), model.domain(v).words()))
