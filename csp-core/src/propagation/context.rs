@@ -32,6 +32,16 @@ pub(crate) struct Assignment<'a> {
     pub(crate) open: &'a [u64],
 }
 
+/// The arguments of [`PropagationContext::remove_from_open`], handed whole to the version
+/// that runs.
+struct Removal<'v, F> {
+    vars: &'v [VarId],
+    first: Option<VarId>,
+    step: Option<i32>,
+    except: usize,
+    value_of: F,
+}
+
 impl PropagationContext<'_> {
     /// Number of values left for `var`.
     #[inline]
@@ -105,13 +115,20 @@ impl PropagationContext<'_> {
         except: usize,
         value_of: impl Fn(usize) -> i64,
     ) -> Result<(), Conflict> {
+        let removal = Removal {
+            vars,
+            first,
+            step,
+            except,
+            value_of,
+        };
         #[cfg(target_arch = "x86_64")]
         if crate::wide_vectors::detected() {
             // SAFETY: the processor has the features `remove_from_open_wide` is compiled for.
             #[allow(unsafe_code)]
-            return unsafe { self.remove_from_open_wide(vars, first, step, except, value_of) };
+            return unsafe { self.remove_from_open_wide(removal) };
         }
-        self.remove_from_open_here(vars, first, step, except, value_of)
+        self.remove_from_open_here(removal)
     }
 
     /// [`PropagationContext::remove_from_open`] with 256-bit vectors ([`crate::wide_vectors`]):
@@ -119,27 +136,20 @@ impl PropagationContext<'_> {
     /// vectorises, and a large board spends most of its search in them.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    fn remove_from_open_wide(
-        &mut self,
-        vars: &[VarId],
-        first: Option<VarId>,
-        step: Option<i32>,
-        except: usize,
-        value_of: impl Fn(usize) -> i64,
-    ) -> Result<(), Conflict> {
-        self.remove_from_open_here(vars, first, step, except, value_of)
+    fn remove_from_open_wide(&mut self, removal: Removal<'_, impl Fn(usize) -> i64>) -> Result<(), Conflict> {
+        self.remove_from_open_here(removal)
     }
 
     /// [`PropagationContext::remove_from_open`], compiled into both versions.
     #[inline(always)]
-    fn remove_from_open_here(
-        &mut self,
-        vars: &[VarId],
-        first: Option<VarId>,
-        step: Option<i32>,
-        except: usize,
-        value_of: impl Fn(usize) -> i64,
-    ) -> Result<(), Conflict> {
+    fn remove_from_open_here(&mut self, removal: Removal<'_, impl Fn(usize) -> i64>) -> Result<(), Conflict> {
+        let Removal {
+            vars,
+            first,
+            step,
+            except,
+            value_of,
+        } = removal;
         let Assignment {
             assigned,
             values,
