@@ -88,6 +88,14 @@ impl PropagationContext<'_> {
         self.assignment.assigned[var.index()]
     }
 
+    /// The value search (or the model) assigned to `var`, if it did: its domain is that
+    /// value alone.
+    #[inline]
+    pub(crate) fn assigned_value(&self, var: VarId) -> Option<i32> {
+        let v = var.index();
+        self.assignment.assigned[v].then(|| self.assignment.values[v])
+    }
+
     /// Removes `value` from `var`. `Err(Conflict)` if the domain becomes empty.
     #[inline(always)]
     pub fn remove(&mut self, var: VarId, value: i32) -> Result<bool, Conflict> {

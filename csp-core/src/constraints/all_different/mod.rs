@@ -139,7 +139,8 @@ impl AllDifferent {
         if ctx.size(var) != 1 {
             return Ok(());
         }
-        let Some(value) = ctx.min(var) else {
+        // An assigned variable's value is known: a wide domain's words need not be read.
+        let Some(value) = ctx.assigned_value(var).or_else(|| ctx.min(var)) else {
             return Err(Conflict);
         };
         let view = i64::from(value) + i64::from(self.offsets[local]);
