@@ -149,7 +149,14 @@ impl Network {
             .map(|(adj, watch)| (adj.len() + watch.len()) as u64)
             .collect();
         let props = model.propagators();
-        let initial = initial_store(model);
+        // The initial domains serve the compiled steps of binary arcs, the compiled loop
+        // (a model of binary arcs alone) and the copy kept for small models. A large model
+        // of n-ary constraints alone (n-queens by all-different) needs none of them: its
+        // store is built once, for the search.
+        let words: usize = model.vars().map(|v| model.domain(v).num_words()).sum();
+        let initial =
+            (words < KEEP_INITIAL_WORDS || props.is_empty() || adjacency.iter().any(|row| !row.is_empty()))
+                .then(|| initial_store(model));
         if expired() {
             return None;
         }
@@ -159,19 +166,26 @@ impl Network {
             if v % 64 == 63 && expired() {
                 return None;
             }
+            let Some(initial) = initial.as_ref().filter(|_| !row.is_empty()) else {
+                fc.push(Vec::new());
+                fc_back.push(Vec::new());
+                continue;
+            };
             fc.push(
                 row.iter()
-                    .map(|adj| FcStep::compile(adj.other, adj.in_arc, &arcs, &initial))
+                    .map(|adj| FcStep::compile(adj.other, adj.in_arc, &arcs, initial))
                     .collect(),
             );
             fc_back.push(
                 row.iter()
-                    .map(|adj| FcStep::compile(VarId(v as u32), adj.out_arc, &arcs, &initial))
+                    .map(|adj| FcStep::compile(VarId(v as u32), adj.out_arc, &arcs, initial))
                     .collect(),
             );
         }
         let compiled_fc = (props.is_empty()
-            && initial.uniform_words().is_some()
+            && initial
+                .as_ref()
+                .is_some_and(|initial| initial.uniform_words().is_some())
             && fc
                 .iter()
                 .flatten()
@@ -180,7 +194,7 @@ impl Network {
         .flatten();
         Some(Network {
             compiled_fc,
-            initial: (initial.num_words() < KEEP_INITIAL_WORDS).then_some(initial),
+            initial: initial.filter(|initial| initial.num_words() < KEEP_INITIAL_WORDS),
             arcs,
             adjacency: Rows::from_lists(adjacency),
             fc: Rows::from_lists(fc),

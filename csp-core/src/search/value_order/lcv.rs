@@ -18,6 +18,10 @@ enum Tie {
     Propagator(u32, u32, u32),
 }
 
+/// The units of work (one per binary test, the arity per n-ary test) between two reads
+/// of the clock: about a tenth of a millisecond.
+const CHECK_WORK: u64 = 1 << 16;
+
 /// Scratch for LCV, reused from node to node: the chosen variable's ties to its
 /// neighbours (gathered per decision, so memory stays linear in the model, not in the
 /// square of its variables) and the scores of its values.
@@ -48,7 +52,8 @@ impl Lcv {
     }
 
     /// `var`'s values in LCV order, with their scores; `None` if `expired` said so (it is
-    /// asked every few thousand tests: the work grows with the square of the domains). `none`: the inference is `none`, so a
+    /// asked every [`CHECK_WORK`] units of work: the work grows with the square of the
+    /// domains). `none`: the inference is `none`, so a
     /// neighbour's value counts only if it is legal (agrees with the assigned variables).
     pub(in crate::search) fn order(
         &mut self,
@@ -62,7 +67,11 @@ impl Lcv {
         self.gather_ties(var, network, legality.props());
         let ties = &self.ties[..];
         self.scores.clear();
-        let mut work = 0u32;
+        // What the tests cost so far and when the clock is read next. An n-ary test
+        // reads every variable of its constraint (n-queens' all-different has n), so it
+        // counts as many units as its arity: a clock read per so many tests would come
+        // too late on a large model.
+        let (mut work, mut next_check) = (0u64, CHECK_WORK);
         let mut cursor = None;
         while let Some(a) = store.next_value(var, cursor) {
             cursor = Some(a);
@@ -72,12 +81,21 @@ impl Lcv {
                 if legality.is_assigned(other) {
                     continue;
                 }
+                let cost: u64 = (group.iter())
+                    .map(|&(_, tie)| match tie {
+                        Tie::Arc(_) => 1,
+                        Tie::Propagator(p, ..) => legality.props()[p as usize].variables().len() as u64,
+                    })
+                    .sum();
                 let mut c = None;
                 while let Some(b) = store.next_value(other, c) {
                     c = Some(b);
-                    work = work.wrapping_add(1);
-                    if work % 4096 == 0 && expired() {
-                        return None;
+                    work += cost;
+                    if work >= next_check {
+                        next_check = work + CHECK_WORK;
+                        if expired() {
+                            return None;
+                        }
                     }
                     // A value excluded by several ties counts once.
                     let excluded = group.iter().any(|&(_, tie)| match tie {
