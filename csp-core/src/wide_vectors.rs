@@ -4,8 +4,8 @@
 //! The x86-64 level that csp builds for (x86-64-v2, in `.cargo/config.toml`, so that a
 //! binary runs on any x86-64 processor of the last fifteen years) has only 128-bit
 //! vectors. The functions that gain from wider ones are compiled a second time, for AVX2
-//! with BMI1, BMI2, LZCNT and POPCNT (which every AVX2 processor has), and chosen at run
-//! time, so one binary runs everywhere and at full width where it can. Both versions
+//! with BMI1, BMI2, LZCNT and POPCNT (which processors with AVX2 have too; each is
+//! checked), and chosen at run time, so one binary runs everywhere and at full width where it can. Both versions
 //! are the same source, an `#[inline(always)]` function that a plain caller and one
 //! marked `#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]` both call: they
 //! give the same answers, node for node. The caller of the second calls it only when

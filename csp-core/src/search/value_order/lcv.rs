@@ -53,8 +53,8 @@ impl Lcv {
 
     /// `var`'s values in LCV order, with their scores; `None` if `expired` said so (it is
     /// asked every [`CHECK_WORK`] units of work: the work grows with the square of the
-    /// domains). `none`: the inference is `none`, so a
-    /// neighbour's value counts only if it is legal (agrees with the assigned variables).
+    /// domains). `none`: the inference is `none`, so a neighbour's value counts only if it
+    /// is legal (agrees with the assigned variables).
     pub(in crate::search) fn order(
         &mut self,
         var: VarId,
