@@ -64,10 +64,11 @@ impl Encoding {
         check_n(n, self.max_n(), "systematic search with this model")?;
         let mut model = Model::new();
         let rows = Domain::range(0, n as i32 - 1).expect("n >= 1");
+        let expired = || deadline.is_some_and(|d| Instant::now() >= d);
         let mut q = Vec::with_capacity(n);
         for i in 0..n {
             // A column's domain takes n bits: 20,000 columns take tens of milliseconds.
-            if i % 1024 == 1023 && deadline.is_some_and(|d| Instant::now() >= d) {
+            if i % 1024 == 1023 && expired() {
                 return Ok(None);
             }
             let domain = match (&first, i) {
@@ -79,7 +80,7 @@ impl Encoding {
         match self {
             Encoding::Pairwise => {
                 for i in 0..n {
-                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                    if expired() {
                         return Ok(None);
                     }
                     for j in i + 1..n {
