@@ -19,6 +19,7 @@ mod instance;
 mod interrupt;
 mod queens;
 mod run;
+mod stream;
 mod sudoku;
 
 use std::process::ExitCode;

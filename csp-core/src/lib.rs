@@ -70,7 +70,7 @@ pub use config::{
     Branching, ConfigError, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder,
     VarOrder, luby,
 };
-pub use constraints::expression::{Expr, ExprOp};
+pub use constraints::expression::{Bounds, Expr, ExprOp, Interval, RangeError};
 pub use constraints::table::Tuples;
 pub use constraints::{AllDifferent, Cmp, PermutationOverlap, PermutationOverlaps, Strength, TableCell};
 pub use domain::Domain;
