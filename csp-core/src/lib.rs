@@ -58,6 +58,7 @@ mod local;
 mod model;
 mod network;
 mod propagation;
+pub mod random;
 mod relation;
 mod search;
 mod stats;

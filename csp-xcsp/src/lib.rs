@@ -36,6 +36,7 @@ mod error;
 pub mod ir;
 mod parse;
 mod post;
+pub mod write;
 
 use std::path::Path;
 

@@ -1,13 +1,16 @@
 //! `csp solve`, `csp count` and `csp compare`: any CSP read from a file, XCSP3 (`.xml`,
-//! `.xml.xz`, `.xml.lzma`) or DIMACS graph colouring (`.col`, with `--colors K`).
+//! `.xml.xz`, `.xml.lzma`) or DIMACS graph colouring (`.col`, with `--colors K`); and
+//! `csp report`, which merges the run records of `csp compare --format jsonl`.
 
 pub mod compare;
 pub mod count;
+pub mod record;
+pub mod report;
 pub mod solve;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use clap::{Args, ValueEnum};
 use csp_core::{Inference, LimitKind, Model, SearchConfig, Stats, Strategy, Strength, ValueOrder, VarOrder};
@@ -238,35 +241,14 @@ pub fn stats_line(stats: &Stats) -> String {
 
 /// Runs `work` on every file with `jobs` workers; results in input order.
 pub fn run_files<R: Send>(files: &[PathBuf], jobs: usize, work: impl Fn(&Path) -> R + Sync) -> Vec<R> {
-    let jobs = if jobs == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        jobs
-    };
-    let jobs = jobs.min(files.len()).max(1);
-    if jobs == 1 {
-        return files.iter().map(|f| work(f)).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<R>>> =
-        files.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|s| {
-        for _ in 0..jobs {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= files.len() {
-                        break;
-                    }
-                    let r = work(&files[i]);
-                    *results[i].lock().expect("no panic while holding") = Some(r);
-                }
-            });
-        }
+    let mut results: Vec<Option<R>> = files.iter().map(|_| None).collect();
+    crate::run::parallel_each(files.len(), jobs, |i| work(&files[i]), |i, r| {
+        results[i] = Some(r);
+        true
     });
     results
         .into_iter()
-        .map(|m| m.into_inner().expect("no panic").expect("every file ran"))
+        .map(|r| r.expect("every file ran"))
         .collect()
 }
 
