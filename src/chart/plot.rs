@@ -322,6 +322,15 @@ impl Panel {
     /// A legend in the panel's top left corner: a coloured line per entry (dashed for the
     /// entries marked so).
     pub fn legend(&self, svg: &mut String, entries: &[(String, &str, bool)]) {
+        let longest = entries.iter().map(|e| e.0.chars().count()).max().unwrap_or(0);
+        let _ = writeln!(
+            svg,
+            r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="white" fill-opacity="0.85"/>"#,
+            self.left + 4.0,
+            self.top + 4.0,
+            40.0 + 6.5 * longest as f64,
+            16.0 * entries.len() as f64 + 6.0
+        );
         for (i, (label, colour, dashed)) in entries.iter().enumerate() {
             let y = self.top + 16.0 + 16.0 * i as f64;
             let x = self.left + 10.0;

@@ -24,6 +24,8 @@ pub struct SweepChart {
     pub solvable: Vec<(f64, f64)>,
     /// The predicted crossover and its name (`κ = 1`, `p_cr`).
     pub predicted: Option<(f64, String)>,
+    /// Where the fraction solvable was seen to fall through 1/2.
+    pub observed: Option<f64>,
 }
 
 /// The chart as an SVG document.
@@ -62,6 +64,12 @@ pub fn chart(c: &SweepChart) -> String {
     legend.push(("fraction solvable (right axis)".to_string(), "#000000", true));
     if let Some((x, name)) = &c.predicted {
         panel.vline(&mut svg, *x, "#b00000", &format!("predicted: {name} at {x:.3}"));
+    }
+    if let Some(x) = c.observed {
+        let label = format!("50% solvable at {x:.3}");
+        let dx = if c.predicted.as_ref().is_some_and(|(p, _)| *p > x) { -150.0 } else { 0.0 };
+        panel.vline(&mut svg, x, "#555555", "");
+        plot::text(&mut svg, (panel.px(x) + 4.0 + dx, panel.top + panel.height - 8.0), "start", 11, &label);
     }
     panel.legend(&mut svg, &legend);
     plot::finish(svg)

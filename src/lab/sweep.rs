@@ -407,6 +407,7 @@ fn summary(
         series,
         solvable,
         predicted,
+        observed: crossing,
     })
 }
 
