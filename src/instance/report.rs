@@ -165,13 +165,17 @@ fn table(r: &Report, files: usize, duplicates: usize) -> String {
     }
     if r.strategies.len() > 1 {
         s.push_str("\nwins: the row's strategy answered where the column's did not, or with fewer nodes\n");
+        let labels: Vec<String> = (0..r.strategies.len())
+            .map(|i| format!("[{}] {}", i + 1, r.strategies[i].strategy))
+            .collect();
+        let width = labels.iter().map(String::len).max().unwrap_or(0);
         s.push_str(&format!("{:<width$}", ""));
         for i in 0..r.strategies.len() {
             s.push_str(&format!(" {:>6}", format!("[{}]", i + 1)));
         }
         s.push('\n');
-        for (i, a) in r.strategies.iter().enumerate() {
-            s.push_str(&format!("{:<width$}", format!("[{}] {}", i + 1, a.strategy)));
+        for (a, label) in r.strategies.iter().zip(&labels) {
+            s.push_str(&format!("{label:<width$}"));
             for b in &r.strategies {
                 let cell = r.wins[&a.strategy].get(&b.strategy).map_or("-".to_string(), usize::to_string);
                 s.push_str(&format!(" {cell:>6}"));
