@@ -18,7 +18,13 @@ fn extensions(xml: &str) -> Vec<(Vec<String>, Vec<String>)> {
         .skip(1)
         .map(|c| {
             let list = c.split("<list>").nth(1).unwrap().split("</list>").next().unwrap();
-            let conflicts = c.split("<conflicts>").nth(1).unwrap().split("</conflicts>").next().unwrap();
+            let conflicts = c
+                .split("<conflicts>")
+                .nth(1)
+                .unwrap()
+                .split("</conflicts>")
+                .next()
+                .unwrap();
             let tuples = conflicts
                 .split(')')
                 .map(|t| t.trim().trim_start_matches('(').to_string())
@@ -31,27 +37,48 @@ fn extensions(xml: &str) -> Vec<(Vec<String>, Vec<String>)> {
 
 /// The hidden solution written in the comment of a forced instance.
 fn hidden(xml: &str) -> Vec<i32> {
-    let line = xml.lines().find(|l| l.contains("hidden solution:")).expect("a hidden solution");
-    line.split(':').nth(1).unwrap().trim_end_matches("-->").split_whitespace().map(|v| v.parse().unwrap()).collect()
+    let line = xml
+        .lines()
+        .find(|l| l.contains("hidden solution:"))
+        .expect("a hidden solution");
+    line.split(':')
+        .nth(1)
+        .unwrap()
+        .trim_end_matches("-->")
+        .split_whitespace()
+        .map(|v| v.parse().unwrap())
+        .collect()
 }
 
 #[test]
 fn forced_rb_has_the_judged_counts_and_its_hidden_solution() {
     for seed in ["0", "1", "2"] {
-        let args = ["random", "rb", "--k", "2", "--n", "30", "--alpha", "0.8", "--r", "2.7808", "--p", "0.25", "--forced", "--seed", seed];
+        let args = [
+            "random", "rb", "--k", "2", "--n", "30", "--alpha", "0.8", "--r", "2.7808", "--p", "0.25",
+            "--forced", "--seed", seed,
+        ];
         let out = csp(&args);
         assert_eq!(code(&out), 0, "{}", stderr(&out));
         let xml = stdout(&out);
         let instance = csp_xcsp::Instance::from_str(&xml).expect("csp reads its own files");
         assert_eq!(instance.model.num_vars(), 30);
-        assert!(instance.model.vars().all(|v| instance.model.domain(v).len() == 15));
+        assert!(
+            instance
+                .model
+                .vars()
+                .all(|v| instance.model.domain(v).len() == 15)
+        );
         let constraints = extensions(&xml);
         assert_eq!(constraints.len(), 284);
         for (scope, tuples) in &constraints {
             assert_eq!(scope.len(), 2);
             assert_ne!(scope[0], scope[1]);
             assert_eq!(tuples.len(), 56);
-            assert_eq!(tuples.iter().collect::<BTreeSet<_>>().len(), 56, "distinct nogoods");
+            assert_eq!(
+                tuples.iter().collect::<BTreeSet<_>>().len(),
+                56,
+                "distinct nogoods"
+            );
         }
         // The reader's checker, independent of the generator, accepts the hidden solution.
         let solution = hidden(&xml);
@@ -68,11 +95,23 @@ fn forced_rb_has_the_judged_counts_and_its_hidden_solution() {
 
 #[test]
 fn model_b_files_have_exactly_the_requested_numbers() {
-    for (n, d, p1, p2) in [(20, 10, 0.5, 0.38), (12, 3, 0.3, 0.5), (6, 4, 1.0, 0.1), (30, 2, 0.05, 0.75)] {
+    for (n, d, p1, p2) in [
+        (20, 10, 0.5, 0.38),
+        (12, 3, 0.3, 0.5),
+        (6, 4, 1.0, 0.1),
+        (30, 2, 0.05, 0.75),
+    ] {
         let args: Vec<String> = ["random", "model-b", "--n", &n.to_string(), "--d", &d.to_string()]
             .into_iter()
             .map(str::to_string)
-            .chain(["--p1".into(), p1.to_string(), "--p2".into(), p2.to_string(), "--seed".into(), "9".into()])
+            .chain([
+                "--p1".into(),
+                p1.to_string(),
+                "--p2".into(),
+                p2.to_string(),
+                "--seed".into(),
+                "9".into(),
+            ])
             .collect();
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = csp(&args);
@@ -88,7 +127,7 @@ fn model_b_files_have_exactly_the_requested_numbers() {
             assert_eq!((scope.len(), tuples.len()), (2, per));
             assert_eq!(tuples.iter().collect::<BTreeSet<_>>().len(), per);
             for t in tuples {
-                assert!(t.split(',').all(|v| (0..d as i32).contains(&v.parse().unwrap())));
+                assert!(t.split(',').all(|v| (0..d).contains(&v.parse().unwrap())));
             }
         }
         let instance = csp_xcsp::Instance::from_str(&xml).unwrap();
@@ -100,7 +139,12 @@ fn model_b_files_have_exactly_the_requested_numbers() {
 fn files_are_reproducible_from_the_seed() {
     let dir = TempDir::new("random-seeds");
     let flags = ["model-b", "--n", "10", "--d", "5", "--p1", "0.5", "--p2", "0.3"];
-    let out = csp(&[&["random"], &flags[..], &["--seed", "5", "--count", "3", "--out", &dir.path("set")]].concat());
+    let out = csp(&[
+        &["random"],
+        &flags[..],
+        &["--seed", "5", "--count", "3", "--out", &dir.path("set")],
+    ]
+    .concat());
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let paths: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
     assert_eq!(paths.len(), 3);
@@ -110,19 +154,42 @@ fn files_are_reproducible_from_the_seed() {
         let single = stdout(&csp(&[&["random"], &flags[..], &["--seed", &seed]].concat()));
         assert_eq!(std::fs::read_to_string(path).unwrap(), single);
     }
-    assert_ne!(std::fs::read_to_string(&paths[0]).unwrap(), std::fs::read_to_string(&paths[1]).unwrap());
+    assert_ne!(
+        std::fs::read_to_string(&paths[0]).unwrap(),
+        std::fs::read_to_string(&paths[1]).unwrap()
+    );
 }
 
 #[test]
 fn bad_generator_arguments_are_usage_errors() {
     let b = ["random", "model-b", "--n", "10", "--d", "5", "--p1", "0.5"];
-    for extra in [&["--p2", "1.5"][..], &["--p2", "0.1:0.5:0.1"], &[], &["--p2", "0.2", "--count", "2"]] {
+    for extra in [
+        &["--p2", "1.5"][..],
+        &["--p2", "0.1:0.5:0.1"],
+        &[],
+        &["--p2", "0.2", "--count", "2"],
+    ] {
         let out = csp(&[&b[..], extra].concat());
         assert_eq!(code(&out), 2, "{extra:?}: {}", stderr(&out));
     }
-    let out = csp(&["random", "rb", "--k", "2", "--n", "10", "--alpha", "0.8", "--r", "1", "--p", "1", "--forced"]);
+    let out = csp(&[
+        "random", "rb", "--k", "2", "--n", "10", "--alpha", "0.8", "--r", "1", "--p", "1", "--forced",
+    ]);
     assert_eq!(code(&out), 2, "a forced instance cannot forbid every tuple");
-    let out = csp(&["sweep", "model-b", "--n", "10", "--d", "5", "--p1", "0.5", "--p2", "0.1:0.2:0.1", "--kappa", "0.5:1:0.5"]);
+    let out = csp(&[
+        "sweep",
+        "model-b",
+        "--n",
+        "10",
+        "--d",
+        "5",
+        "--p1",
+        "0.5",
+        "--p2",
+        "0.1:0.2:0.1",
+        "--kappa",
+        "0.5:1:0.5",
+    ]);
     assert_eq!(code(&out), 2);
 }
 
@@ -150,14 +217,43 @@ fn brute_force_solvable(params: ModelB, seed: u64) -> bool {
 #[test]
 fn sweep_writes_every_run_and_its_answers_are_right() {
     let dir = TempDir::new("sweep");
-    let (jsonl, csv, svg) = (dir.path("runs.jsonl"), dir.path("runs.csv"), dir.path("chart.svg"));
+    let (jsonl, csv, svg) = (
+        dir.path("runs.jsonl"),
+        dir.path("runs.csv"),
+        dir.path("chart.svg"),
+    );
     let out = csp(&[
-        "sweep", "model-b", "--n", "7", "--d", "4", "--p1", "0.6", "--p2", "0.1:0.7:0.2", "--instances", "6", "--seed", "3",
-        "--strategies", "mrv/asc/fc,static/asc/none", "-j", "2", "--jsonl", &jsonl, "--csv", &csv, "--svg", &svg,
+        "sweep",
+        "model-b",
+        "--n",
+        "7",
+        "--d",
+        "4",
+        "--p1",
+        "0.6",
+        "--p2",
+        "0.1:0.7:0.2",
+        "--instances",
+        "6",
+        "--seed",
+        "3",
+        "--strategies",
+        "mrv/asc/fc,static/asc/none",
+        "-j",
+        "2",
+        "--jsonl",
+        &jsonl,
+        "--csv",
+        &csv,
+        "--svg",
+        &svg,
     ]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let records: Vec<Value> =
-        std::fs::read_to_string(&jsonl).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let records: Vec<Value> = std::fs::read_to_string(&jsonl)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(records.len(), 4 * 6 * 2);
     let csv_text = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(csv_text.lines().count(), 1 + 4 * 6 * 2);
@@ -166,7 +262,15 @@ fn sweep_writes_every_run_and_its_answers_are_right() {
         let p2 = r["value"].as_f64().unwrap();
         let seed = r["seed"].as_u64().unwrap();
         assert_eq!(r["instance"].as_u64().unwrap() + 3, seed);
-        let solvable = brute_force_solvable(ModelB { n: 7, d: 4, p1: 0.6, p2 }, seed);
+        let solvable = brute_force_solvable(
+            ModelB {
+                n: 7,
+                d: 4,
+                p1: 0.6,
+                p2,
+            },
+            seed,
+        );
         let expected = if solvable { "solved" } else { "unsatisfiable" };
         assert_eq!(r["status"], expected, "{r}");
     }
@@ -178,11 +282,30 @@ fn sweep_writes_every_run_and_its_answers_are_right() {
     // The same sweep gives the same runs (times aside).
     let again = dir.path("again.jsonl");
     let out = csp(&[
-        "sweep", "model-b", "--n", "7", "--d", "4", "--p1", "0.6", "--p2", "0.1:0.7:0.2", "--instances", "6", "--seed", "3",
-        "--strategies", "mrv/asc/fc,static/asc/none", "--jsonl", &again,
+        "sweep",
+        "model-b",
+        "--n",
+        "7",
+        "--d",
+        "4",
+        "--p1",
+        "0.6",
+        "--p2",
+        "0.1:0.7:0.2",
+        "--instances",
+        "6",
+        "--seed",
+        "3",
+        "--strategies",
+        "mrv/asc/fc,static/asc/none",
+        "--jsonl",
+        &again,
     ]);
     assert_eq!(code(&out), 0);
-    assert_eq!(without_times(&read_lines(&again)), without_times(&read_lines(&jsonl)));
+    assert_eq!(
+        without_times(&read_lines(&again)),
+        without_times(&read_lines(&jsonl))
+    );
 }
 
 /// A file's JSON lines.
@@ -211,7 +334,20 @@ fn without_times(records: &[Value]) -> Vec<String> {
 /// Six small model B instances near the crossover, as files.
 fn campaign_files(dir: &TempDir) -> Vec<String> {
     let out = csp(&[
-        "random", "model-b", "--n", "16", "--d", "6", "--p1", "0.5", "--p2", "0.3", "--count", "6", "--out", &dir.path("instances"),
+        "random",
+        "model-b",
+        "--n",
+        "16",
+        "--d",
+        "6",
+        "--p1",
+        "0.5",
+        "--p2",
+        "0.3",
+        "--count",
+        "6",
+        "--out",
+        &dir.path("instances"),
     ]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     stdout(&out).lines().map(str::to_string).collect()
@@ -222,8 +358,16 @@ fn campaign(files: &[String], extra: &[&str]) -> std::process::Output {
     let mut args = vec!["compare"];
     args.extend(files.iter().map(String::as_str));
     args.extend([
-        "--strategies", "mrv/asc/fc,dom-wdeg/random/mac,static/asc/none", "--seeds", "0..2", "--tie-break", "random",
-        "--node-limit", "300", "--format", "jsonl",
+        "--strategies",
+        "mrv/asc/fc,dom-wdeg/random/mac,static/asc/none",
+        "--seeds",
+        "0..2",
+        "--tie-break",
+        "random",
+        "--node-limit",
+        "300",
+        "--format",
+        "jsonl",
     ]);
     args.extend(extra);
     csp(&args)
@@ -237,7 +381,10 @@ fn merged_shards_equal_the_unsharded_run() {
     assert_eq!(code(&whole), 0, "{}", stderr(&whole));
     let whole_records: Vec<Value> = common::json_lines(&whole);
     assert_eq!(whole_records.len(), 6 * 3 * 3);
-    assert!(whole_records.iter().any(|r| r["status"] == "limit"), "some runs hit the node limit");
+    assert!(
+        whole_records.iter().any(|r| r["status"] == "limit"),
+        "some runs hit the node limit"
+    );
     let mut parts = Vec::new();
     let mut merged = Vec::new();
     for k in 1..=4 {
@@ -277,13 +424,22 @@ fn a_cut_off_campaign_resumes_without_repeating_or_losing_runs() {
     let text = stdout(&whole);
     // A run stopped while its line was being written: three whole lines and half of one.
     let lines: Vec<&str> = text.lines().collect();
-    let cut = format!("{}\n{}\n{}\n{}", lines[0], lines[1], lines[2], &lines[3][..lines[3].len() / 2]);
+    let cut = format!(
+        "{}\n{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        lines[2],
+        &lines[3][..lines[3].len() / 2]
+    );
     let file = dir.file("campaign.jsonl", &cut);
     let resumed = campaign(&files, &["--resume", &file, "-j", "2"]);
     assert_eq!(code(&resumed), 0, "{}", stderr(&resumed));
     assert!(stderr(&resumed).contains("cut off"), "{}", stderr(&resumed));
     assert_eq!(stdout(&resumed), "", "records go to the file");
-    assert_eq!(without_times(&read_lines(&file)), without_times(&common::json_lines(&whole)));
+    assert_eq!(
+        without_times(&read_lines(&file)),
+        without_times(&common::json_lines(&whole))
+    );
     // Resuming a finished campaign runs nothing.
     let again = campaign(&files, &["--resume", &file]);
     assert_eq!(code(&again), 0);
@@ -299,7 +455,9 @@ fn a_campaign_stopped_by_sigterm_resumes_without_repeating_or_losing_runs() {
     // A hard instance first: its runs without inference take 2,000,000 nodes each, so that
     // the signal most likely lands in one of them. Wherever it lands, the file must hold
     // whole records of finished runs only, and the resumed campaign every run once.
-    let hard = stdout(&csp(&["random", "model-b", "--n", "30", "--d", "10", "--p1", "0.5", "--p2", "0.27", "--seed", "1"]));
+    let hard = stdout(&csp(&[
+        "random", "model-b", "--n", "30", "--d", "10", "--p1", "0.5", "--p2", "0.27", "--seed", "1",
+    ]));
     let mut files = vec![dir.file("hard.xml", &hard)];
     files.extend(campaign_files(&dir));
     let file = dir.path("campaign.jsonl");
@@ -307,8 +465,18 @@ fn a_campaign_stopped_by_sigterm_resumes_without_repeating_or_losing_runs() {
     args.extend(files.iter().map(String::as_str));
     // No time limit that a busy machine could reach: every run ends the same way.
     args.extend([
-        "--strategies", "mrv/asc/fc,static/asc/none", "--seeds", "0..1", "--tie-break", "random", "--node-limit", "2000000",
-        "--timeout", "100000", "--format", "jsonl",
+        "--strategies",
+        "mrv/asc/fc,static/asc/none",
+        "--seeds",
+        "0..1",
+        "--tie-break",
+        "random",
+        "--node-limit",
+        "2000000",
+        "--timeout",
+        "100000",
+        "--format",
+        "jsonl",
     ]);
     let whole = csp(&args);
     assert_eq!(code(&whole), 0, "{}", stderr(&whole));
@@ -328,11 +496,16 @@ fn a_campaign_stopped_by_sigterm_resumes_without_repeating_or_losing_runs() {
         }
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
-    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
     let status = child.wait().unwrap();
     assert!(matches!(status.code(), Some(0 | 143)), "{status:?}");
     let stopped = read_lines(&file);
-    assert!(stopped.iter().all(|r| r["limit"] != "cancelled"), "no record of a cancelled run");
+    assert!(
+        stopped.iter().all(|r| r["limit"] != "cancelled"),
+        "no record of a cancelled run"
+    );
     let resumed = csp(&args);
     assert_eq!(code(&resumed), 0, "{}", stderr(&resumed));
     assert_eq!(without_times(&read_lines(&file)), expected);
@@ -344,18 +517,34 @@ fn report_tables_wins_and_charts() {
     let files = campaign_files(&dir);
     let runs = dir.file("runs.jsonl", &stdout(&campaign(&files, &[])));
     let svg = dir.path("report.svg");
-    let out = csp(&["report", &runs, "--svg", &svg, "--scatter", "mrv/asc/fc,static/asc/none"]);
+    let out = csp(&[
+        "report",
+        &runs,
+        "--svg",
+        &svg,
+        "--scatter",
+        "mrv/asc/fc,static/asc/none",
+    ]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let table = stdout(&out);
     assert!(table.starts_with("54 runs on 18 instances"), "{table}");
-    for s in ["mrv/asc/fc", "dom-wdeg/random/mac", "static/asc/none", "PAR-2 s", "wins"] {
+    for s in [
+        "mrv/asc/fc",
+        "dom-wdeg/random/mac",
+        "static/asc/none",
+        "PAR-2 s",
+        "wins",
+    ] {
         assert!(table.contains(s), "{s}: {table}");
     }
     // Wins, from the records: a run beats another on the same file and seed when it
     // answered and the other did not, or with fewer nodes.
     let records = read_lines(&runs);
     let run = |s: &str, file: &Value, seed: &Value| {
-        records.iter().find(|r| r["strategy"] == s && &r["file"] == file && &r["seed"] == seed).unwrap()
+        records
+            .iter()
+            .find(|r| r["strategy"] == s && &r["file"] == file && &r["seed"] == seed)
+            .unwrap()
     };
     let answered = |r: &Value| r["status"] == "solved" || r["status"] == "unsatisfiable";
     let mut wins = 0;
@@ -370,7 +559,17 @@ fn report_tables_wins_and_charts() {
     assert_eq!(v["wins"]["mrv/asc/fc"]["static/asc/none"], wins);
     let chart = std::fs::read_to_string(&svg).unwrap();
     assert!(chart.contains("Runs answered within a time") && chart.contains("one against the other"));
-    assert_eq!(code(&csp(&["report", &runs, "--svg", &svg, "--scatter", "mrv/asc/fc,x/y/z"])), 2);
+    assert_eq!(
+        code(&csp(&[
+            "report",
+            &runs,
+            "--svg",
+            &svg,
+            "--scatter",
+            "mrv/asc/fc,x/y/z"
+        ])),
+        2
+    );
     assert_eq!(code(&csp(&["report", &dir.path("missing.jsonl")])), 2);
     let bad = dir.file("bad.jsonl", "{\"not\": \"a record\"}\n");
     assert_eq!(code(&csp(&["report", &bad])), 1);

@@ -50,7 +50,11 @@ pub struct Stats {
     /// [`crate::Branching::Places`]) instead of on a variable's values.
     pub place_decisions: u64,
     /// Wall-clock time, serialised as `elapsed_ms` (milliseconds, fractional).
-    #[serde(rename = "elapsed_ms", serialize_with = "as_millis", deserialize_with = "from_millis")]
+    #[serde(
+        rename = "elapsed_ms",
+        serialize_with = "as_millis",
+        deserialize_with = "from_millis"
+    )]
     pub elapsed: Duration,
 }
 

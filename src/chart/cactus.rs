@@ -13,17 +13,20 @@ pub struct CactusSeries {
     pub nodes: Vec<f64>,
 }
 
+/// Which figure of a series a plot shows.
+type Figure = fn(&CactusSeries) -> &[f64];
+
 /// Draws the two cactus plots into `svg` side by side, from `(left, top)`, each panel
 /// `size` pixels square.
 pub fn draw(svg: &mut String, series: &[CactusSeries], runs: usize, (left, top): (f64, f64), size: f64) {
-    let time = |s: &CactusSeries| s.seconds.clone();
-    let nodes = |s: &CactusSeries| s.nodes.clone();
-    let parts: [(&str, &str, &dyn Fn(&CactusSeries) -> Vec<f64>); 2] = [
-        ("seconds (log)", "Runs answered within a time", &time),
-        ("nodes (log)", "Runs answered within a number of nodes", &nodes),
+    let parts: [(&str, &str, Figure); 2] = [
+        ("seconds (log)", "Runs answered within a time", |s| &s.seconds),
+        ("nodes (log)", "Runs answered within a number of nodes", |s| {
+            &s.nodes
+        }),
     ];
     for (i, (label, title, values)) in parts.into_iter().enumerate() {
-        let all: Vec<f64> = series.iter().flat_map(values).collect();
+        let all: Vec<f64> = series.iter().flat_map(|s| values(s).iter().copied()).collect();
         let lo = all.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = all.iter().copied().fold(0.0f64, f64::max);
         let lo = if lo.is_finite() && lo > 0.0 { lo } else { 1e-3 };
@@ -38,7 +41,7 @@ pub fn draw(svg: &mut String, series: &[CactusSeries], runs: usize, (left, top):
         panel.frame(svg, title);
         let mut legend = Vec::new();
         for (k, s) in series.iter().enumerate() {
-            let mut sorted = values(s);
+            let mut sorted = values(s).to_vec();
             sorted.sort_by(f64::total_cmp);
             let points: Vec<(f64, f64)> = sorted
                 .iter()

@@ -53,7 +53,11 @@ pub fn nodes_chart(rows: &[Summary]) -> String {
 
 /// A campaign's charts in one document: the two cactus plots, then the scatter plot of two
 /// strategies when there is one.
-pub fn campaign_chart(series: &[cactus::CactusSeries], runs: usize, pair: Option<&scatter::Scatter>) -> String {
+pub fn campaign_chart(
+    series: &[cactus::CactusSeries],
+    runs: usize,
+    pair: Option<&scatter::Scatter>,
+) -> String {
     const SIZE: f64 = 380.0;
     const GAP: f64 = 110.0;
     let panels = if pair.is_some() { 3.0 } else { 2.0 };

@@ -71,7 +71,11 @@ pub struct Axis {
 impl Axis {
     /// A linear axis over `min..max` (widened when empty).
     pub fn linear(label: &str, min: f64, max: f64) -> Axis {
-        let (min, max) = if max > min { (min, max) } else { (min - 0.5, min + 0.5) };
+        let (min, max) = if max > min {
+            (min, max)
+        } else {
+            (min - 0.5, min + 0.5)
+        };
         Axis {
             label: label.to_string(),
             scale: Scale::Linear,
@@ -97,7 +101,9 @@ impl Axis {
     pub fn fraction(&self, v: f64) -> f64 {
         let f = match self.scale {
             Scale::Linear => (v - self.min) / (self.max - self.min),
-            Scale::Log => (v.max(self.min).log10() - self.min.log10()) / (self.max.log10() - self.min.log10()),
+            Scale::Log => {
+                (v.max(self.min).log10() - self.min.log10()) / (self.max.log10() - self.min.log10())
+            }
         };
         if f.is_finite() { f.clamp(0.0, 1.0) } else { 0.0 }
     }
@@ -356,7 +362,10 @@ mod tests {
         let lin = Axis::linear("p2", 0.05, 0.6);
         assert_eq!((lin.fraction(0.05), lin.fraction(0.6)), (0.0, 1.0));
         let ticks = lin.ticks();
-        assert!(ticks.len() >= 4 && ticks.iter().all(|t| (0.05..=0.6 + 1e-9).contains(t)), "{ticks:?}");
+        assert!(
+            ticks.len() >= 4 && ticks.iter().all(|t| (0.05..=0.6 + 1e-9).contains(t)),
+            "{ticks:?}"
+        );
         let log = Axis::log("nodes", 3.0, 45_000.0);
         assert_eq!((log.min, log.max), (1.0, 100_000.0));
         assert!((log.fraction(1000.0) - 0.6).abs() < 1e-12);

@@ -50,7 +50,11 @@ pub fn draw(svg: &mut String, s: &Scatter, (left, top): (f64, f64), size: f64) {
         svg,
         &[
             ("both answered".to_string(), plot::colour(0), false),
-            ("one or neither answered (hollow)".to_string(), plot::colour(1), false),
+            (
+                "one or neither answered (hollow)".to_string(),
+                plot::colour(1),
+                false,
+            ),
         ],
     );
 }

@@ -32,8 +32,14 @@ pub struct SweepChart {
 pub fn chart(c: &SweepChart) -> String {
     let (width, height) = (820.0, 500.0);
     let xs = c.solvable.iter().map(|p| p.0);
-    let (x_min, x_max) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
-    let (x_min, x_max) = if x_min.is_finite() { (x_min, x_max) } else { (0.0, 1.0) };
+    let (x_min, x_max) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+        (a.min(x), b.max(x))
+    });
+    let (x_min, x_max) = if x_min.is_finite() {
+        (x_min, x_max)
+    } else {
+        (0.0, 1.0)
+    };
     let y_max = c
         .series
         .iter()
@@ -67,9 +73,19 @@ pub fn chart(c: &SweepChart) -> String {
     }
     if let Some(x) = c.observed {
         let label = format!("50% solvable at {x:.3}");
-        let dx = if c.predicted.as_ref().is_some_and(|(p, _)| *p > x) { -150.0 } else { 0.0 };
+        let dx = if c.predicted.as_ref().is_some_and(|(p, _)| *p > x) {
+            -150.0
+        } else {
+            0.0
+        };
         panel.vline(&mut svg, x, "#555555", "");
-        plot::text(&mut svg, (panel.px(x) + 4.0 + dx, panel.top + panel.height - 8.0), "start", 11, &label);
+        plot::text(
+            &mut svg,
+            (panel.px(x) + 4.0 + dx, panel.top + panel.height - 8.0),
+            "start",
+            11,
+            &label,
+        );
     }
     panel.legend(&mut svg, &legend);
     plot::finish(svg)

@@ -88,7 +88,10 @@ pub struct Shard {
 fn parse_shard(text: &str) -> Result<Shard, String> {
     let bad = || format!("expected K/N with 1 <= K <= N, got `{text}`");
     let (k, n) = text.split_once('/').ok_or_else(bad)?;
-    let (index, parts) = (k.parse::<usize>().map_err(|_| bad())?, n.parse::<usize>().map_err(|_| bad())?);
+    let (index, parts) = (
+        k.parse::<usize>().map_err(|_| bad())?,
+        n.parse::<usize>().map_err(|_| bad())?,
+    );
     if index == 0 || index > parts {
         return Err(bad());
     }
@@ -108,7 +111,9 @@ fn parse_seeds(text: &str) -> Result<Vec<u64>, String> {
             None => (whole(item)?, whole(item)?),
         };
         if from > to || to - from >= MAX_SEEDS || seeds.len() as u64 + (to - from) >= MAX_SEEDS {
-            return Err(format!("--seeds: `{item}` is no range of at most {MAX_SEEDS} seeds"));
+            return Err(format!(
+                "--seeds: `{item}` is no range of at most {MAX_SEEDS} seeds"
+            ));
         }
         seeds.extend(from..=to);
     }
@@ -210,8 +215,13 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     if !done.is_empty() {
         let done = record::keys(&done);
         let before = planned.len();
-        planned.retain(|p| !done.contains(&(names[p.file].clone(), strategy_names[p.strategy].clone(), p.seed)));
-        note!("resumed: {} runs done already, {} to run", before - planned.len(), planned.len());
+        planned
+            .retain(|p| !done.contains(&(names[p.file].clone(), strategy_names[p.strategy].clone(), p.seed)));
+        note!(
+            "resumed: {} runs done already, {} to run",
+            before - planned.len(),
+            planned.len()
+        );
     }
     // Only the files that some run needs are read.
     let mut needed: Vec<usize> = planned.iter().map(|p| p.file).collect();
@@ -229,18 +239,21 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     if !jsonl && !planned.is_empty() && loaded.iter().flatten().all(Result::is_err) {
         return Err(CliError::Failed("no readable instance".into()));
     }
-    let record_of = |p: &Planned, status: RunStatus, limit: Option<LimitKind>, stats: Stats, error: Option<String>| RunRecord {
-        file: names[p.file].clone(),
-        strategy: strategy_names[p.strategy].clone(),
-        seed: p.seed,
-        status,
-        limit: limit.map(record::limit_name),
-        node_limit: args.node_limit,
-        timeout_s: args.timeout.as_secs_f64(),
-        count: args.count,
-        error,
-        stats,
-    };
+    let record_of =
+        |p: &Planned, status: RunStatus, limit: Option<LimitKind>, stats: Stats, error: Option<String>| {
+            RunRecord {
+                file: names[p.file].clone(),
+                strategy: strategy_names[p.strategy].clone(),
+                seed: p.seed,
+                status,
+                limit: limit.map(record::limit_name),
+                node_limit: args.node_limit,
+                timeout_s: args.timeout.as_secs_f64(),
+                count: args.count,
+                error,
+                stats,
+            }
+        };
     let mut records: Vec<RunRecord> = Vec::new();
     let mut failure: Option<CliError> = None;
     // Runs on unreadable files are records of their own (jsonl), or left out.
@@ -338,7 +351,9 @@ mod tests {
     fn seeds_and_shards_parse() {
         assert_eq!(parse_seeds("3").unwrap(), vec![3]);
         assert_eq!(parse_seeds("0..2,7").unwrap(), vec![0, 1, 2, 7]);
-        assert!(parse_seeds("2..1").is_err() && parse_seeds("x").is_err() && parse_seeds("0..99999999").is_err());
+        assert!(
+            parse_seeds("2..1").is_err() && parse_seeds("x").is_err() && parse_seeds("0..99999999").is_err()
+        );
         let s = parse_shard("2/5").unwrap();
         assert_eq!((s.index, s.parts), (2, 5));
         assert!(parse_shard("0/5").is_err() && parse_shard("6/5").is_err() && parse_shard("1").is_err());

@@ -242,14 +242,16 @@ pub fn stats_line(stats: &Stats) -> String {
 /// Runs `work` on every file with `jobs` workers; results in input order.
 pub fn run_files<R: Send>(files: &[PathBuf], jobs: usize, work: impl Fn(&Path) -> R + Sync) -> Vec<R> {
     let mut results: Vec<Option<R>> = files.iter().map(|_| None).collect();
-    crate::run::parallel_each(files.len(), jobs, |i| work(&files[i]), |i, r| {
-        results[i] = Some(r);
-        true
-    });
-    results
-        .into_iter()
-        .map(|r| r.expect("every file ran"))
-        .collect()
+    crate::run::parallel_each(
+        files.len(),
+        jobs,
+        |i| work(&files[i]),
+        |i, r| {
+            results[i] = Some(r);
+            true
+        },
+    );
+    results.into_iter().map(|r| r.expect("every file ran")).collect()
 }
 
 /// A JSON object with the file name first.

@@ -184,8 +184,12 @@ pub fn read_records(path: &Path) -> Result<RecordFile, CliError> {
         if line.trim().is_empty() {
             continue;
         }
-        let record = serde_json::from_str(&line)
-            .map_err(|e| CliError::Failed(format!("{}, line {number}: not a run record: {e}", path.display())))?;
+        let record = serde_json::from_str(&line).map_err(|e| {
+            CliError::Failed(format!(
+                "{}, line {number}: not a run record: {e}",
+                path.display()
+            ))
+        })?;
         out.records.push(record);
     }
     Ok(out)
@@ -250,7 +254,10 @@ impl RecordSink {
             }
             RecordSink::File(file, path) => {
                 let context = format!("cannot write {}", path.display());
-                crate::error::written(file.write_all(line.as_bytes()).and_then(|()| file.flush()), &context)
+                crate::error::written(
+                    file.write_all(line.as_bytes()).and_then(|()| file.flush()),
+                    &context,
+                )
             }
         }
     }

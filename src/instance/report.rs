@@ -34,7 +34,12 @@ pub struct ReportArgs {
     #[arg(long, value_name = "FILE", allow_negative_numbers = true)]
     svg: Option<PathBuf>,
     /// The two strategies of the scatter plot, `A,B`. Default: the first two by name.
-    #[arg(long, value_delimiter = ',', value_name = "A,B", allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "A,B",
+        allow_negative_numbers = true
+    )]
     scatter: Vec<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Table, allow_negative_numbers = true)]
@@ -98,7 +103,13 @@ fn report(by_strategy: &BTreeMap<String, BTreeMap<(String, u64), RunRecord>>, ru
             nodes.sort_unstable();
             let par2: f64 = runs
                 .values()
-                .map(|r| if r.status.answered() { r.seconds() } else { 2.0 * r.timeout_s })
+                .map(|r| {
+                    if r.status.answered() {
+                        r.seconds()
+                    } else {
+                        2.0 * r.timeout_s
+                    }
+                })
                 .sum();
             StrategyRow {
                 strategy: name.clone(),
@@ -141,12 +152,31 @@ fn table(r: &Report, files: usize, duplicates: usize) -> String {
         "{} runs on {} instances (file and seed), merged from {files} file(s){}\n",
         r.runs,
         r.instances,
-        if duplicates > 0 { format!("; {duplicates} repeated runs left out") } else { String::new() }
+        if duplicates > 0 {
+            format!("; {duplicates} repeated runs left out")
+        } else {
+            String::new()
+        }
     );
-    let width = r.strategies.iter().map(|row| row.strategy.len()).max().unwrap_or(8).max(8);
+    let width = r
+        .strategies
+        .iter()
+        .map(|row| row.strategy.len())
+        .max()
+        .unwrap_or(8)
+        .max(8);
     s.push_str(&format!(
         "{:<width$} {:>6} {:>9} {:>7} {:>7} {:>6} {:>6} {:>10} {:>14} {:>12}\n",
-        "strategy", "runs", "answered", "solved", "unsat", "limit", "error", "PAR-2 s", "nodes total", "nodes median"
+        "strategy",
+        "runs",
+        "answered",
+        "solved",
+        "unsat",
+        "limit",
+        "error",
+        "PAR-2 s",
+        "nodes total",
+        "nodes median"
     ));
     for row in &r.strategies {
         s.push_str(&format!(
@@ -177,7 +207,9 @@ fn table(r: &Report, files: usize, duplicates: usize) -> String {
         for (a, label) in r.strategies.iter().zip(&labels) {
             s.push_str(&format!("{label:<width$}"));
             for b in &r.strategies {
-                let cell = r.wins[&a.strategy].get(&b.strategy).map_or("-".to_string(), usize::to_string);
+                let cell = r.wins[&a.strategy]
+                    .get(&b.strategy)
+                    .map_or("-".to_string(), usize::to_string);
                 s.push_str(&format!(" {cell:>6}"));
             }
             s.push('\n');
@@ -223,7 +255,10 @@ pub fn run(args: ReportArgs) -> Result<u8, CliError> {
         ReportFormat::Table => table(&merged, args.files.len(), duplicates),
         ReportFormat::Json => format!("{}\n", serde_json::to_string_pretty(&merged).expect("plain data")),
     };
-    written(std::io::stdout().lock().write_all(text.as_bytes()), "cannot write the report")?;
+    written(
+        std::io::stdout().lock().write_all(text.as_bytes()),
+        "cannot write the report",
+    )?;
     if let Some(path) = &args.svg {
         let names: Vec<&String> = by_strategy.keys().collect();
         let pair = match &args.scatter[..] {

@@ -40,7 +40,9 @@ pub fn parse_span(text: &str) -> Result<Span, String> {
         [from, to, step] => {
             let (from, to, step) = (number(from)?, number(to)?, number(step)?);
             if step <= 0.0 || to < from {
-                return Err(format!("`{text}`: expected FROM:TO:STEP with FROM <= TO and STEP > 0"));
+                return Err(format!(
+                    "`{text}`: expected FROM:TO:STEP with FROM <= TO and STEP > 0"
+                ));
             }
             if (to - from) / step >= MAX_POINTS as f64 {
                 return Err(format!("`{text}` has more than {MAX_POINTS} points"));
@@ -70,7 +72,9 @@ impl Span {
     pub fn single(self, flag: &str) -> Result<f64, CliError> {
         match self {
             Span::Value(v) => Ok(v),
-            Span::Range { .. } => Err(usage(format!("{flag} takes one number here (ranges are for csp sweep)"))),
+            Span::Range { .. } => Err(usage(format!(
+                "{flag} takes one number here (ranges are for csp sweep)"
+            ))),
         }
     }
 }
@@ -183,7 +187,12 @@ impl Generator {
                     Some(t) => t,
                     None => f.p2.ok_or_else(|| missing("--p2"))?.single("--p2")?,
                 };
-                Params::B(ModelB { n: f.n, d: f.d, p1: f.p1, p2 })
+                Params::B(ModelB {
+                    n: f.n,
+                    d: f.d,
+                    p1: f.p1,
+                    p2,
+                })
             }
             Generator::Rb(f) => {
                 let p = match tightness {

@@ -58,7 +58,10 @@ pub fn run(args: RandomArgs) -> Result<u8, CliError> {
         csp_xcsp::write::random_csp(&csp, &mut file)
             .and_then(|()| file.flush())
             .map_err(|e| io(&path, e))?;
-        if !written(writeln!(stdout, "{}", path.display()), "cannot write the file names")? {
+        if !written(
+            writeln!(stdout, "{}", path.display()),
+            "cannot write the file names",
+        )? {
             break;
         }
     }

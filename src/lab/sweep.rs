@@ -30,7 +30,13 @@ pub struct SweepArgs {
     #[arg(long, global = true, default_value_t = 20, value_name = "K", value_parser = crate::args::parse_count)]
     instances: usize,
     /// Strategies, comma separated `var/value/inference`. Default: mrv/asc/fc,dom-wdeg/asc/mac.
-    #[arg(long, global = true, value_delimiter = ',', value_name = "STRATEGIES", allow_negative_numbers = true)]
+    #[arg(
+        long,
+        global = true,
+        value_delimiter = ',',
+        value_name = "STRATEGIES",
+        allow_negative_numbers = true
+    )]
     strategies: Vec<String>,
     /// Instance j of every point is drawn with seed S + j.
     #[arg(long, global = true, default_value_t = 0, value_name = "S", value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
@@ -87,8 +93,7 @@ struct SweepRecord<'a> {
     stats: &'a Stats,
 }
 
-const CSV_HEADER: &str =
-    "model,parameter,value,tightness,kappa,instance,seed,strategy,status,nodes,backtracks,checks,max_depth,elapsed_ms";
+const CSV_HEADER: &str = "model,parameter,value,tightness,kappa,instance,seed,strategy,status,nodes,backtracks,checks,max_depth,elapsed_ms";
 
 impl SweepRecord<'_> {
     fn csv(&self) -> String {
@@ -124,7 +129,11 @@ fn points(args: &SweepArgs) -> Result<(&'static str, Vec<Point>), CliError> {
         (Some(_), Some(_)) => return Err(usage(format!("--kappa replaces --{name}: give one of them"))),
         (Some(kappa), None) => ("kappa", kappa),
         (None, Some(span)) => (name, span),
-        (None, None) => return Err(usage(format!("give the range to sweep: --{name} FROM:TO:STEP or --kappa FROM:TO:STEP"))),
+        (None, None) => {
+            return Err(usage(format!(
+                "give the range to sweep: --{name} FROM:TO:STEP or --kappa FROM:TO:STEP"
+            )));
+        }
     };
     let mut out = Vec::new();
     for value in span.values() {
@@ -151,7 +160,10 @@ fn strategies(args: &SweepArgs) -> Result<Vec<Strategy>, CliError> {
     }
     args.strategies
         .iter()
-        .map(|s| s.parse().map_err(|e: csp_core::ParseNameError| usage(e.to_string())))
+        .map(|s| {
+            s.parse()
+                .map_err(|e: csp_core::ParseNameError| usage(e.to_string()))
+        })
         .collect()
 }
 
@@ -355,7 +367,11 @@ fn summary(
         for (s, line) in series.iter_mut().enumerate() {
             let mut nodes: Vec<f64> = done.iter().map(|r| r.ended[s].stats.nodes as f64).collect();
             nodes.sort_by(f64::total_cmp);
-            let q = (quantile(&nodes, 0.25), quantile(&nodes, 0.5), quantile(&nodes, 0.75));
+            let q = (
+                quantile(&nodes, 0.25),
+                quantile(&nodes, 0.5),
+                quantile(&nodes, 0.75),
+            );
             line.points.push((point.value, q.0, q.1, q.2));
             medians.push_str(&format!("{:>20.1}", q.1));
         }
@@ -367,7 +383,11 @@ fn summary(
     let crossing = half_crossing(&solvable);
     let predicted = args.model.crossover()?.map(|(tightness, name)| {
         // Over κ the prediction is κ = 1 whatever the model.
-        if parameter == "kappa" { (1.0, "κ = 1".to_string()) } else { (tightness, name.to_string()) }
+        if parameter == "kappa" {
+            (1.0, "κ = 1".to_string())
+        } else {
+            (tightness, name.to_string())
+        }
     });
     match (crossing, &predicted) {
         (Some(x), Some((p, name))) => lines.push(format!(
@@ -378,8 +398,15 @@ fn summary(
         (None, _) => lines.push("# fraction solvable does not cross 0.5 in this range".to_string()),
     }
     for s in &series {
-        if let Some(peak) = s.points.iter().copied().reduce(|a, b| if b.2 > a.2 { b } else { a }) {
-            let from_crossing = crossing.map_or(String::new(), |x| format!(", {:.4} from the crossing", peak.0 - x));
+        if let Some(peak) = s
+            .points
+            .iter()
+            .copied()
+            .reduce(|a, b| if b.2 > a.2 { b } else { a })
+        {
+            let from_crossing = crossing.map_or(String::new(), |x| {
+                format!(", {:.4} from the crossing", peak.0 - x)
+            });
             lines.push(format!(
                 "# median nodes of {} peak at {parameter} = {} ({:.1} nodes){from_crossing}",
                 s.name, peak.0, peak.2
@@ -418,7 +445,10 @@ mod tests {
     #[test]
     fn quantiles_and_crossing() {
         let v = [1.0, 2.0, 3.0, 4.0, 5.0];
-        assert_eq!((quantile(&v, 0.25), quantile(&v, 0.5), quantile(&v, 0.75)), (2.0, 3.0, 4.0));
+        assert_eq!(
+            (quantile(&v, 0.25), quantile(&v, 0.5), quantile(&v, 0.75)),
+            (2.0, 3.0, 4.0)
+        );
         assert_eq!(quantile(&[1.0, 2.0], 0.5), 1.5);
         let f = [(0.1, 1.0), (0.2, 0.75), (0.3, 0.25), (0.4, 0.0)];
         assert!((half_crossing(&f).unwrap() - 0.25).abs() < 1e-12);

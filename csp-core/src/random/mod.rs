@@ -158,7 +158,12 @@ fn check_probability(name: &'static str, value: f64) -> Result<(), RandomError> 
 }
 
 /// Checks that `value` is a whole number from `lo` up.
-fn check_at_least(name: &'static str, value: usize, lo: usize, expected: &'static str) -> Result<(), RandomError> {
+fn check_at_least(
+    name: &'static str,
+    value: usize,
+    lo: usize,
+    expected: &'static str,
+) -> Result<(), RandomError> {
     if value >= lo {
         Ok(())
     } else {
@@ -191,5 +196,9 @@ fn check_size(constraints: u64, tuples_each: u64, domain: u64) -> Result<(), Ran
 
 /// Rounds half away from zero to a count (`f64::round`), saturating.
 fn round_count(x: f64) -> u64 {
-    if x.is_finite() && x > 0.0 { x.round() as u64 } else { 0 }
+    if x.is_finite() && x > 0.0 {
+        x.round() as u64
+    } else {
+        0
+    }
 }

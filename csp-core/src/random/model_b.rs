@@ -5,7 +5,9 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{Nogoods, RandomCsp, RandomError, check_at_least, check_probability, check_size, round_count, sample};
+use super::{
+    Nogoods, RandomCsp, RandomError, check_at_least, check_probability, check_size, round_count, sample,
+};
 
 /// The parameters of model B.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -28,7 +30,11 @@ impl ModelB {
         check_probability("p1", self.p1)?;
         check_probability("p2", self.p2)?;
         let d = self.d as u64;
-        check_size(self.constraint_count() as u64, self.nogoods_per_constraint() as u64, d)
+        check_size(
+            self.constraint_count() as u64,
+            self.nogoods_per_constraint() as u64,
+            d,
+        )
     }
 
     /// The number of pairs of variables, `n(n-1)/2`.
@@ -94,7 +100,12 @@ mod tests {
 
     #[test]
     fn exact_counts_on_distinct_pairs() {
-        let params = ModelB { n: 12, d: 5, p1: 0.4, p2: 0.32 };
+        let params = ModelB {
+            n: 12,
+            d: 5,
+            p1: 0.4,
+            p2: 0.32,
+        };
         let csp = params.generate(3).unwrap();
         assert_eq!(csp.constraints.len(), 26); // round(0.4 * 66) = round(26.4)
         let mut scopes: Vec<_> = csp.constraints.iter().map(|c| c.scope.clone()).collect();
@@ -112,7 +123,12 @@ mod tests {
 
     #[test]
     fn kappa_at_the_predicted_crossover_is_one() {
-        let params = ModelB { n: 20, d: 10, p1: 0.5, p2: 0.0 };
+        let params = ModelB {
+            n: 20,
+            d: 10,
+            p1: 0.5,
+            p2: 0.0,
+        };
         let p2 = params.crossover_p2().unwrap();
         assert!((p2 - 0.384).abs() < 0.001, "{p2}");
         let exact = ModelB { p2: 0.38, ..params }.generate(1).unwrap();
@@ -124,9 +140,45 @@ mod tests {
 
     #[test]
     fn bad_parameters_are_errors() {
-        assert!(ModelB { n: 1, d: 3, p1: 0.5, p2: 0.5 }.generate(0).is_err());
-        assert!(ModelB { n: 5, d: 3, p1: 1.5, p2: 0.5 }.generate(0).is_err());
-        assert!(ModelB { n: 5, d: 3, p1: 0.5, p2: f64::NAN }.generate(0).is_err());
-        assert!(ModelB { n: 100_000, d: 100, p1: 1.0, p2: 1.0 }.generate(0).is_err());
+        assert!(
+            ModelB {
+                n: 1,
+                d: 3,
+                p1: 0.5,
+                p2: 0.5
+            }
+            .generate(0)
+            .is_err()
+        );
+        assert!(
+            ModelB {
+                n: 5,
+                d: 3,
+                p1: 1.5,
+                p2: 0.5
+            }
+            .generate(0)
+            .is_err()
+        );
+        assert!(
+            ModelB {
+                n: 5,
+                d: 3,
+                p1: 0.5,
+                p2: f64::NAN
+            }
+            .generate(0)
+            .is_err()
+        );
+        assert!(
+            ModelB {
+                n: 100_000,
+                d: 100,
+                p1: 1.0,
+                p2: 1.0
+            }
+            .generate(0)
+            .is_err()
+        );
     }
 }

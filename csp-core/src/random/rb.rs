@@ -9,7 +9,9 @@
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{Nogoods, RandomCsp, RandomError, check_at_least, check_probability, check_size, round_count, sample};
+use super::{
+    Nogoods, RandomCsp, RandomError, check_at_least, check_probability, check_size, round_count, sample,
+};
 
 /// The parameters of model RB.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,10 +46,16 @@ impl ModelRb {
         }
         check_probability("p", self.p)?;
         let d = self.domain_size();
-        let all = (d as u64).checked_pow(self.k as u32).ok_or_else(|| RandomError::TooLarge {
-            what: format!("{d}^{} tuples per constraint", self.k),
-        })?;
-        check_size(self.constraint_count() as u64, self.nogoods_per_constraint() as u64, d as u64)?;
+        let all = (d as u64)
+            .checked_pow(self.k as u32)
+            .ok_or_else(|| RandomError::TooLarge {
+                what: format!("{d}^{} tuples per constraint", self.k),
+            })?;
+        check_size(
+            self.constraint_count() as u64,
+            self.nogoods_per_constraint() as u64,
+            d as u64,
+        )?;
         if self.forced && self.nogoods_per_constraint() as u64 == all {
             return Err(RandomError::OutOfRange {
                 name: "p",
@@ -129,7 +137,14 @@ mod tests {
     use super::*;
 
     fn judged() -> ModelRb {
-        ModelRb { k: 2, n: 30, alpha: 0.8, r: 2.7808, p: 0.25, forced: true }
+        ModelRb {
+            k: 2,
+            n: 30,
+            alpha: 0.8,
+            r: 2.7808,
+            p: 0.25,
+            forced: true,
+        }
     }
 
     #[test]
@@ -146,7 +161,14 @@ mod tests {
     #[test]
     fn forced_instances_keep_their_solution_at_any_tightness() {
         for seed in 0..20 {
-            let params = ModelRb { k: 3, n: 8, alpha: 0.7, r: 1.0, p: 0.9, forced: true };
+            let params = ModelRb {
+                k: 3,
+                n: 8,
+                alpha: 0.7,
+                r: 1.0,
+                p: 0.9,
+                forced: true,
+            };
             let csp = params.generate(seed).unwrap();
             assert_eq!(csp.violated(csp.hidden.as_ref().unwrap()), None);
             for c in &csp.constraints {
@@ -156,6 +178,13 @@ mod tests {
         }
         let full = ModelRb { p: 1.0, ..judged() };
         assert!(full.generate(0).is_err());
-        assert!(ModelRb { forced: false, ..full }.generate(0).is_ok());
+        assert!(
+            ModelRb {
+                forced: false,
+                ..full
+            }
+            .generate(0)
+            .is_ok()
+        );
     }
 }

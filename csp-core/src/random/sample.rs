@@ -38,7 +38,13 @@ pub(super) fn tuple_index(values: &[i32], d: u64) -> u64 {
 
 /// `count` distinct tuples of `arity` values from `0..d`, in increasing order, leaving out
 /// the tuple numbered `avoid` if any.
-pub(super) fn tuples(rng: &mut ChaCha8Rng, arity: usize, d: u64, count: u64, avoid: Option<u64>) -> Vec<Vec<i32>> {
+pub(super) fn tuples(
+    rng: &mut ChaCha8Rng,
+    arity: usize,
+    d: u64,
+    count: u64,
+    avoid: Option<u64>,
+) -> Vec<Vec<i32>> {
     let all = d.pow(arity as u32);
     let total = all - u64::from(avoid.is_some());
     distinct(rng, total, count)
@@ -69,7 +75,10 @@ pub(super) fn pairs(n: usize, sorted: &[u64]) -> Vec<(usize, usize)> {
 
 /// `k` distinct variables of `0..n`, in increasing order.
 pub(super) fn scope(rng: &mut ChaCha8Rng, n: usize, k: usize) -> Vec<usize> {
-    distinct(rng, n as u64, k as u64).into_iter().map(|i| i as usize).collect()
+    distinct(rng, n as u64, k as u64)
+        .into_iter()
+        .map(|i| i as usize)
+        .collect()
 }
 
 #[cfg(test)]
