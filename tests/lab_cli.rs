@@ -214,15 +214,9 @@ fn brute_force_solvable(params: ModelB, seed: u64) -> bool {
     }
 }
 
-#[test]
-fn sweep_writes_every_run_and_its_answers_are_right() {
-    let dir = TempDir::new("sweep");
-    let (jsonl, csv, svg) = (
-        dir.path("runs.jsonl"),
-        dir.path("runs.csv"),
-        dir.path("chart.svg"),
-    );
-    let out = csp(&[
+/// A small sweep of model B: 4 points, 6 instances each, two strategies.
+fn sweep_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
         "sweep",
         "model-b",
         "--n",
@@ -239,15 +233,22 @@ fn sweep_writes_every_run_and_its_answers_are_right() {
         "3",
         "--strategies",
         "mrv/asc/fc,static/asc/none",
-        "-j",
-        "2",
-        "--jsonl",
-        &jsonl,
-        "--csv",
-        &csv,
-        "--svg",
-        &svg,
-    ]);
+    ];
+    args.extend(extra);
+    args
+}
+
+#[test]
+fn sweep_writes_every_run_and_its_answers_are_right() {
+    let dir = TempDir::new("sweep");
+    let (jsonl, csv, svg) = (
+        dir.path("runs.jsonl"),
+        dir.path("runs.csv"),
+        dir.path("chart.svg"),
+    );
+    let out = csp(&sweep_args(&[
+        "-j", "2", "--jsonl", &jsonl, "--csv", &csv, "--svg", &svg,
+    ]));
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let records: Vec<Value> = std::fs::read_to_string(&jsonl)
         .unwrap()
@@ -281,26 +282,7 @@ fn sweep_writes_every_run_and_its_answers_are_right() {
     assert!(chart.starts_with("<svg") && chart.contains("predicted: κ = 1") && chart.contains("polyline"));
     // The same sweep gives the same runs (times aside).
     let again = dir.path("again.jsonl");
-    let out = csp(&[
-        "sweep",
-        "model-b",
-        "--n",
-        "7",
-        "--d",
-        "4",
-        "--p1",
-        "0.6",
-        "--p2",
-        "0.1:0.7:0.2",
-        "--instances",
-        "6",
-        "--seed",
-        "3",
-        "--strategies",
-        "mrv/asc/fc,static/asc/none",
-        "--jsonl",
-        &again,
-    ]);
+    let out = csp(&sweep_args(&["--jsonl", &again]));
     assert_eq!(code(&out), 0);
     assert_eq!(
         without_times(&read_lines(&again)),

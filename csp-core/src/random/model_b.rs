@@ -140,45 +140,14 @@ mod tests {
 
     #[test]
     fn bad_parameters_are_errors() {
-        assert!(
-            ModelB {
-                n: 1,
-                d: 3,
-                p1: 0.5,
-                p2: 0.5
-            }
-            .generate(0)
-            .is_err()
-        );
-        assert!(
-            ModelB {
-                n: 5,
-                d: 3,
-                p1: 1.5,
-                p2: 0.5
-            }
-            .generate(0)
-            .is_err()
-        );
-        assert!(
-            ModelB {
-                n: 5,
-                d: 3,
-                p1: 0.5,
-                p2: f64::NAN
-            }
-            .generate(0)
-            .is_err()
-        );
-        assert!(
-            ModelB {
-                n: 100_000,
-                d: 100,
-                p1: 1.0,
-                p2: 1.0
-            }
-            .generate(0)
-            .is_err()
-        );
+        let bad = [
+            (1, 3, 0.5, 0.5),
+            (5, 3, 1.5, 0.5),
+            (5, 3, 0.5, f64::NAN),
+            (100_000, 100, 1.0, 1.0),
+        ];
+        for (n, d, p1, p2) in bad {
+            assert!(ModelB { n, d, p1, p2 }.generate(0).is_err(), "{n} {d} {p1} {p2}");
+        }
     }
 }
