@@ -290,6 +290,44 @@ fn sweep_writes_every_run_and_its_answers_are_right() {
     );
 }
 
+#[test]
+fn a_sweep_over_kappa_draws_instances_of_that_kappa() {
+    let dir = TempDir::new("sweep-kappa");
+    let (jsonl, svg) = (dir.path("runs.jsonl"), dir.path("chart.svg"));
+    let out = csp(&[
+        "sweep",
+        "model-b",
+        "--n",
+        "12",
+        "--d",
+        "10",
+        "--p1",
+        "0.5",
+        "--kappa",
+        "0.5:1.5:0.5",
+        "--instances",
+        "2",
+        "--strategies",
+        "mrv/asc/fc",
+        "--jsonl",
+        &jsonl,
+        "--svg",
+        &svg,
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let records = read_lines(&jsonl);
+    assert_eq!(records.len(), 3 * 2);
+    for r in &records {
+        // Nogood counts are whole numbers (one in 100 pairs here): κ is near the asked one.
+        let (asked, drawn) = (r["value"].as_f64().unwrap(), r["kappa"].as_f64().unwrap());
+        assert_eq!(r["parameter"], "kappa");
+        assert!((asked - drawn).abs() < 0.05, "{r}");
+    }
+    // Over κ the predicted crossover is κ = 1, whatever the model.
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    assert!(chart.contains("predicted: κ = 1 at 1.000"));
+}
+
 /// A file's JSON lines.
 fn read_lines(path: &str) -> Vec<Value> {
     std::fs::read_to_string(path)

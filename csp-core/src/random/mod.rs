@@ -82,7 +82,8 @@ pub enum RandomError {
     },
 }
 
-/// The most forbidden tuples a generated instance may hold in all.
+/// The most forbidden tuples a generated instance may hold in all (and the most variables
+/// and constraints are 2^24 each).
 pub const MAX_TUPLES: u64 = 50_000_000;
 
 impl RandomCsp {
@@ -177,9 +178,18 @@ fn check_at_least(
 
 /// The most values a domain may have (an `i32` domain of values `0..d`).
 const MAX_DOMAIN: u64 = 1 << 24;
+/// The most variables, and the most constraints, an instance may have.
+const MAX_VARIABLES: u64 = 1 << 24;
 
 /// Checks the total size of an instance before it is drawn.
-fn check_size(constraints: u64, tuples_each: u64, domain: u64) -> Result<(), RandomError> {
+fn check_size(variables: u64, constraints: u64, tuples_each: u64, domain: u64) -> Result<(), RandomError> {
+    for (what, count) in [("variables", variables), ("constraints", constraints)] {
+        if count > MAX_VARIABLES {
+            return Err(RandomError::TooLarge {
+                what: format!("{count} {what} (at most {MAX_VARIABLES})"),
+            });
+        }
+    }
     if domain > MAX_DOMAIN {
         return Err(RandomError::TooLarge {
             what: format!("{domain} values per domain (at most {MAX_DOMAIN})"),

@@ -31,6 +31,7 @@ impl ModelB {
         check_probability("p2", self.p2)?;
         let d = self.d as u64;
         check_size(
+            self.n as u64,
             self.constraint_count() as u64,
             self.nogoods_per_constraint() as u64,
             d,
@@ -40,7 +41,7 @@ impl ModelB {
     /// The number of pairs of variables, `n(n-1)/2`.
     fn pair_count(&self) -> u64 {
         let n = self.n as u64;
-        n * n.saturating_sub(1) / 2
+        n.saturating_mul(n.saturating_sub(1)) / 2
     }
 
     /// The number of constraints: `round(p1 · n(n-1)/2)`.
@@ -145,6 +146,7 @@ mod tests {
             (5, 3, 1.5, 0.5),
             (5, 3, 0.5, f64::NAN),
             (100_000, 100, 1.0, 1.0),
+            (usize::MAX, 2, 0.0, 0.0),
         ];
         for (n, d, p1, p2) in bad {
             assert!(ModelB { n, d, p1, p2 }.generate(0).is_err(), "{n} {d} {p1} {p2}");

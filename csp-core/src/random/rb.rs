@@ -52,6 +52,7 @@ impl ModelRb {
                 what: format!("{d}^{} tuples per constraint", self.k),
             })?;
         check_size(
+            self.n as u64,
             self.constraint_count() as u64,
             self.nogoods_per_constraint() as u64,
             d as u64,
@@ -176,6 +177,16 @@ mod tests {
                 assert!(c.scope.windows(2).all(|w| w[0] < w[1]));
             }
         }
+        let huge = ModelRb {
+            r: 1e300,
+            p: 0.0,
+            forced: false,
+            ..judged()
+        };
+        assert!(
+            huge.generate(0).is_err(),
+            "too many constraints, even without nogoods"
+        );
         let full = ModelRb { p: 1.0, ..judged() };
         assert!(full.generate(0).is_err());
         assert!(
