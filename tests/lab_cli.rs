@@ -594,3 +594,51 @@ fn report_tables_wins_and_charts() {
     let bad = dir.file("bad.jsonl", "{\"not\": \"a record\"}\n");
     assert_eq!(code(&csp(&["report", &bad])), 1);
 }
+
+/// The `#` line of a sweep's output that starts with `prefix`, its number after `at NAME = `.
+fn reported(table: &str, prefix: &str) -> f64 {
+    let line = table
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("{prefix}: {table}"));
+    let value = line.split(" = ").nth(1).unwrap();
+    value.split([';', ' ']).next().unwrap().parse().unwrap()
+}
+
+/// The phase transition of model B ⟨20, 10, 0.5, p2⟩ where theory puts it: the fraction
+/// solvable crosses 1/2 within 0.04 of κ = 1 (p2 = 0.384), and the median nodes of forward
+/// checking with MRV peak within 0.04 of that crossing.
+#[test]
+fn model_b_crosses_over_near_kappa_one() {
+    let out = csp(&[
+        "sweep",
+        "model-b",
+        "--n",
+        "20",
+        "--d",
+        "10",
+        "--p1",
+        "0.5",
+        "--p2",
+        "0.05:0.60:0.01",
+        "--instances",
+        "50",
+        "--strategies",
+        "mrv/asc/fc",
+        "-j",
+        "2",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let table = stdout(&out);
+    let predicted = 1.0 - 10f64.powf(-20.0 / 95.0);
+    let crossing = reported(&table, "# fraction solvable crosses 0.5");
+    assert!(
+        (crossing - predicted).abs() <= 0.04,
+        "{crossing} against {predicted}: {table}"
+    );
+    let peak = reported(&table, "# median nodes of mrv/asc/fc peak");
+    assert!(
+        (peak - crossing).abs() <= 0.04,
+        "{peak} against {crossing}: {table}"
+    );
+}
