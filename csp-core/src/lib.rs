@@ -20,6 +20,8 @@
 //!   [`Restarts`] (the subtrees each run finished are kept as nogoods, so counts stay
 //!   exact), and decisions on variables or, in permutation constraints, on the two places
 //!   left to a value ([`Branching`]).
+//! - Random CSPs of the standard models for phase-transition experiments ([`random`]:
+//!   model B and model RB, forced-satisfiable or not), reproducible from a seed.
 //! - Local search over complete assignments: [`min_conflicts`] (any [`ConflictModel`],
 //!   or any [`Model`] through [`ModelConflicts`]) and simulated annealing ([`anneal`]).
 //!
@@ -58,6 +60,7 @@ mod local;
 mod model;
 mod network;
 mod propagation;
+pub mod random;
 mod relation;
 mod search;
 mod stats;

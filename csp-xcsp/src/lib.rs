@@ -42,6 +42,7 @@ mod read;
 mod source;
 pub mod table;
 mod walk;
+pub mod write;
 mod xml;
 
 use std::path::Path;

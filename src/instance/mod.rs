@@ -1,13 +1,17 @@
 //! `csp solve`, `csp count` and `csp compare`: any CSP read from a file, XCSP3 (`.xml`,
-//! `.xml.xz`, `.xml.lzma`) or DIMACS graph colouring (`.col`, with `--colors K`).
+//! `.xml.xz`, `.xml.lzma`) or DIMACS graph colouring (`.col`, with `--colors K`); and
+//! `csp report`, which merges the run records of `csp compare --format jsonl`.
 
 pub mod compare;
 pub mod count;
+pub mod record;
+pub mod report;
 pub mod solve;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
@@ -340,10 +344,6 @@ pub fn stats_line(stats: &Stats) -> String {
     )
 }
 
-/// The stack of each worker thread: as large as the main thread's, so that what one thread
-/// reads, every thread reads (the reader bounds its own depth; this bounds nothing else).
-pub const WORKER_STACK: usize = 16 << 20;
-
 /// Runs `work` on every file with `jobs` workers, and hands each result to `emit` in input
 /// order as soon as it and those before it are done. `emit` returns `false` to stop (the
 /// reader of the output is gone): files not yet started are skipped.
@@ -353,64 +353,24 @@ pub fn run_files<R: Send>(
     work: impl Fn(&Path) -> R + Sync,
     mut emit: impl FnMut(&Path, R) -> bool,
 ) {
-    let jobs = if jobs == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        jobs
-    };
-    let jobs = jobs.min(files.len()).max(1);
-    if jobs == 1 {
-        for f in files {
-            if !emit(f, work(f)) {
-                return;
-            }
-        }
-        return;
-    }
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let slots: Mutex<Vec<Option<R>>> = Mutex::new(files.iter().map(|_| None).collect());
-    let filled = Condvar::new();
-    std::thread::scope(|s| {
-        let mut workers = 0;
-        for _ in 0..jobs {
-            let spawned = std::thread::Builder::new()
-                .stack_size(WORKER_STACK)
-                .spawn_scoped(s, || {
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= files.len() || stop.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let r = work(&files[i]);
-                        slots.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
-                        filled.notify_all();
-                    }
-                });
-            match spawned {
-                Ok(_) => workers += 1,
-                // Fewer workers than asked: the others share the files.
-                Err(_) => break,
-            }
-        }
-        for (i, f) in files.iter().enumerate() {
-            let r = if workers == 0 {
-                work(f)
-            } else {
-                let mut guard = slots.lock().unwrap_or_else(|e| e.into_inner());
-                loop {
-                    if let Some(r) = guard[i].take() {
-                        break r;
-                    }
-                    guard = filled.wait(guard).unwrap_or_else(|e| e.into_inner());
+    // Results that end before their turn wait here.
+    let mut early: BTreeMap<usize, R> = BTreeMap::new();
+    let mut turn = 0;
+    crate::run::parallel_each(
+        files.len(),
+        jobs,
+        |i| work(&files[i]),
+        |i, r| {
+            early.insert(i, r);
+            while let Some(r) = early.remove(&turn) {
+                if !emit(&files[turn], r) {
+                    return false;
                 }
-            };
-            if !emit(f, r) {
-                stop.store(true, Ordering::Relaxed);
-                break;
+                turn += 1;
             }
-        }
-    });
+            true
+        },
+    );
 }
 
 /// A JSON object with the file name first.
