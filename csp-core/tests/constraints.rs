@@ -5,10 +5,15 @@
 //! expression language, input validation, and node counts on queens posted as intensions.
 
 use csp_core::{
-    Cmp, Domain, Expr, ExprOp, Model, ModelError, Outcome, Restarts, SearchConfig, Solver,
-    Strategy as SearchStrategy, TableCell, Tuples, VarId,
+    Cmp, Domain, Expr, ExprOp, Model, ModelError, Outcome, SearchConfig, Solver, Strategy as SearchStrategy,
+    TableCell, Tuples, VarId,
 };
 use proptest::prelude::*;
+
+#[path = "support/all_strategies.rs"]
+mod all_strategies;
+
+use all_strategies::{check_all_strategies, solver};
 
 // ----- constraints as data, with an evaluation of their own -----
 
@@ -478,62 +483,6 @@ fn spec_over(
 }
 
 // ----- checks -----
-
-fn solver(model: &Model, config: SearchConfig) -> Solver<'_> {
-    Solver::new(model, config).unwrap()
-}
-
-/// Every strategy (the 18 textbook ones, the weighted orders, restarts) enumerates,
-/// counts and solves exactly `expected`.
-fn check_all_strategies(model: &Model, expected: &[Vec<i32>]) -> Result<(), TestCaseError> {
-    let weighted = [
-        "dom-wdeg/asc/mac",
-        "dom-wdeg-fixed/asc/fc",
-        "dom-wdeg-fixed/lcv/mac",
-    ]
-    .map(|name| name.parse::<SearchStrategy>().expect("a strategy"));
-    let mut configs: Vec<SearchConfig> = SearchStrategy::textbook()
-        .into_iter()
-        .chain(weighted)
-        .map(SearchConfig::with_strategy)
-        .collect();
-    for name in ["dom-wdeg/asc/mac", "mrv/asc/fc", "static/asc/none"] {
-        configs.push(SearchConfig {
-            restarts: Some(Restarts::Luby { scale: 1 }),
-            ..SearchConfig::with_strategy(name.parse().unwrap())
-        });
-    }
-    for config in configs {
-        let what = format!("{} restarts {:?}", config.strategy, config.restarts);
-        let mut s = solver(model, config.clone());
-        let mut found: Vec<Vec<i32>> = s.solutions().collect();
-        for sol in &found {
-            prop_assert!(
-                model.is_solution(sol),
-                "{what}: {sol:?}: {:?}",
-                model.violation(sol)
-            );
-        }
-        let first = found.first().cloned();
-        found.sort();
-        prop_assert_eq!(&found, &expected.to_vec(), "{}: solution set", what);
-        let count = solver(model, config.clone()).count();
-        prop_assert_eq!(count.solutions, expected.len() as u64, "{}: count", what);
-        prop_assert!(count.complete);
-        match solver(model, config.clone()).solve() {
-            Outcome::Solved(sol) => {
-                prop_assert!(model.is_solution(&sol));
-                if config.restarts.is_none() {
-                    prop_assert_eq!(Some(sol), first, "{}: first solution", what);
-                }
-            }
-            Outcome::Unsatisfiable => prop_assert!(expected.is_empty(), "{}: unsatisfiable", what),
-            Outcome::Limit(kind) => prop_assert!(false, "{what}: limit {kind}"),
-        }
-    }
-    // The model's own check agrees with the oracle on every assignment.
-    Ok(())
-}
 
 fn check_spec(spec: &Spec) -> Result<(), TestCaseError> {
     let model = spec.model();

@@ -1,0 +1,461 @@
+//! The XCSP3-core global constraints against brute force: small random models (2 to 6
+//! variables, small domains with holes and negative values, random parameters, lists that
+//! may repeat a variable) are solved, enumerated and counted under the 18 textbook
+//! strategies, dom/wdeg and restarts, and must give exactly the assignments that an
+//! independent reading of each definition accepts. Each solution passes the constraints'
+//! own checks, runs are deterministic, and malformed arguments are errors, never panics.
+
+use csp_core::{Domain, IntOrVar, Model, ModelError, Order, SearchConfig, VarId};
+use proptest::prelude::*;
+
+#[path = "support/all_strategies.rs"]
+mod all_strategies;
+
+use all_strategies::{check_all_strategies, enumeration_stats};
+
+// ----- the constraints as data, with definitions of their own -----
+
+/// A length, height or limit: a constant or a variable (by index).
+#[derive(Clone, Copy, Debug)]
+enum Len {
+    Int(i64),
+    Var(usize),
+}
+
+impl Len {
+    fn value(self, s: &[i32]) -> i64 {
+        match self {
+            Len::Int(c) => c,
+            Len::Var(x) => i64::from(s[x]),
+        }
+    }
+
+    fn post(self, v: &[VarId]) -> IntOrVar {
+        match self {
+            Len::Int(c) => IntOrVar::Int(c),
+            Len::Var(x) => IntOrVar::Var(v[x]),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum G {
+    AllEqual(Vec<usize>),
+    AllDifferentExcept(Vec<usize>, Vec<i32>),
+    DistinctLists(Vec<Vec<usize>>),
+    Ordered(Vec<usize>, Option<Vec<Len>>, Order),
+    Lex(Vec<Vec<usize>>, Order),
+    LexMatrix(Vec<Vec<usize>>, Order),
+    Precedence(Vec<usize>, Vec<i32>, bool),
+    Count(Vec<usize>, Vec<i32>, usize),
+    CountVar(Vec<usize>, usize, usize),
+    NValues(Vec<usize>, Vec<i32>, usize),
+    Cardinality(Vec<usize>, Vec<i32>, Vec<usize>, bool),
+    Minimum(Vec<usize>, usize),
+    Maximum(Vec<usize>, usize),
+    ChannelSelf(Vec<usize>, i32),
+    Channel(Vec<usize>, i32, Vec<usize>, i32),
+    ChannelValue(Vec<usize>, i32, usize),
+}
+
+fn ordered_holds(order: Order, a: i64, b: i64) -> bool {
+    match order {
+        Order::Lt => a < b,
+        Order::Le => a <= b,
+        Order::Ge => a >= b,
+        Order::Gt => a > b,
+    }
+}
+
+fn lex_holds(order: Order, a: &[i32], b: &[i32]) -> bool {
+    // Slices compare lexicographically.
+    match order {
+        Order::Lt => a < b,
+        Order::Le => a <= b,
+        Order::Ge => a >= b,
+        Order::Gt => a > b,
+    }
+}
+
+/// The position of the first variable of `xs` that takes `v`.
+fn first(xs: &[usize], s: &[i32], v: i32) -> Option<usize> {
+    xs.iter().position(|&x| s[x] == v)
+}
+
+fn count_in(xs: &[usize], s: &[i32], values: &[i32]) -> i32 {
+    xs.iter().filter(|&&x| values.contains(&s[x])).count() as i32
+}
+
+impl G {
+    fn holds(&self, s: &[i32]) -> bool {
+        let vals = |xs: &[usize]| xs.iter().map(|&x| s[x]).collect::<Vec<i32>>();
+        match self {
+            G::AllEqual(xs) => xs.iter().all(|&x| s[x] == s[xs[0]]),
+            G::AllDifferentExcept(xs, except) => (0..xs.len())
+                .all(|i| (i + 1..xs.len()).all(|j| s[xs[i]] != s[xs[j]] || except.contains(&s[xs[i]]))),
+            G::DistinctLists(lists) => {
+                (0..lists.len()).all(|p| (p + 1..lists.len()).all(|q| vals(&lists[p]) != vals(&lists[q])))
+            }
+            G::Ordered(xs, lens, order) => (0..xs.len() - 1).all(|i| {
+                let len = lens.as_ref().map_or(0, |l| l[i].value(s));
+                ordered_holds(*order, i64::from(s[xs[i]]) + len, i64::from(s[xs[i + 1]]))
+            }),
+            G::Lex(lists, order) => lists
+                .windows(2)
+                .all(|w| lex_holds(*order, &vals(&w[0]), &vals(&w[1]))),
+            G::LexMatrix(rows, order) => {
+                let columns: Vec<Vec<usize>> = (0..rows[0].len())
+                    .map(|j| rows.iter().map(|r| r[j]).collect())
+                    .collect();
+                G::Lex(rows.clone(), *order).holds(s) && G::Lex(columns, *order).holds(s)
+            }
+            G::Precedence(xs, values, covered) => {
+                let firsts: Vec<Option<usize>> = values.iter().map(|&v| first(xs, s, v)).collect();
+                let chained = (1..values.len()).all(|k| match firsts[k] {
+                    None => true,
+                    Some(here) => firsts[k - 1].is_some_and(|before| before < here),
+                });
+                chained && (!covered || firsts.iter().all(Option::is_some))
+            }
+            G::Count(xs, values, c) => s[*c] == count_in(xs, s, values),
+            G::CountVar(xs, y, c) => s[*c] == count_in(xs, s, &[s[*y]]),
+            G::NValues(xs, except, c) => {
+                let mut taken: Vec<i32> = vals(xs).into_iter().filter(|a| !except.contains(a)).collect();
+                taken.sort();
+                taken.dedup();
+                s[*c] == taken.len() as i32
+            }
+            G::Cardinality(xs, values, occurs, closed) => {
+                values
+                    .iter()
+                    .zip(occurs)
+                    .all(|(&v, &o)| s[o] == count_in(xs, s, &[v]))
+                    && (!closed || xs.iter().all(|&x| values.contains(&s[x])))
+            }
+            G::Minimum(xs, r) => vals(xs).into_iter().min() == Some(s[*r]),
+            G::Maximum(xs, r) => vals(xs).into_iter().max() == Some(s[*r]),
+            G::ChannelSelf(xs, start) => G::Channel(xs.clone(), *start, xs.clone(), *start).holds(s),
+            G::Channel(xs, sx, ys, sy) => {
+                let maps = |from: &[usize], sf: i32, to: &[usize], st: i32| {
+                    from.iter().enumerate().all(|(i, &x)| {
+                        let j = i64::from(s[x]) - i64::from(st);
+                        (0..to.len() as i64).contains(&j)
+                            && i64::from(s[to[j as usize]]) == i64::from(sf) + i as i64
+                    })
+                };
+                maps(xs, *sx, ys, *sy) && (xs.len() < ys.len() || maps(ys, *sy, xs, *sx))
+            }
+            G::ChannelValue(bools, start, v) => {
+                let ones: Vec<usize> = (0..bools.len()).filter(|&i| s[bools[i]] == 1).collect();
+                bools.iter().all(|&b| s[b] == 0 || s[b] == 1)
+                    && ones.len() == 1
+                    && i64::from(s[*v]) == i64::from(*start) + ones[0] as i64
+            }
+        }
+    }
+
+    fn post(&self, m: &mut Model, v: &[VarId]) -> Result<(), ModelError> {
+        let vars = |xs: &[usize]| xs.iter().map(|&x| v[x]).collect::<Vec<VarId>>();
+        let lists = |ls: &[Vec<usize>]| ls.iter().map(|l| vars(l)).collect::<Vec<_>>();
+        match self {
+            G::AllEqual(xs) => m.all_equal(&vars(xs)),
+            G::AllDifferentExcept(xs, except) => m.all_different_except(&vars(xs), except),
+            G::DistinctLists(ls) => m.all_different_lists(&lists(ls)),
+            G::Ordered(xs, lens, order) => {
+                let lens: Option<Vec<IntOrVar>> =
+                    lens.as_ref().map(|l| l.iter().map(|x| x.post(v)).collect());
+                m.ordered(&vars(xs), lens.as_deref(), *order)
+            }
+            G::Lex(ls, order) => m.lex(&lists(ls), *order),
+            G::LexMatrix(rows, order) => m.lex_matrix(&lists(rows), *order),
+            G::Precedence(xs, values, covered) => m.precedence(&vars(xs), values, *covered),
+            G::Count(xs, values, c) => m.count(&vars(xs), values, v[*c]),
+            G::CountVar(xs, y, c) => m.count_var(&vars(xs), v[*y], v[*c]),
+            G::NValues(xs, except, c) => m.n_values(&vars(xs), except, v[*c]),
+            G::Cardinality(xs, values, occurs, closed) => {
+                m.cardinality(&vars(xs), values, &vars(occurs), *closed)
+            }
+            G::Minimum(xs, r) => m.minimum(&vars(xs), v[*r]),
+            G::Maximum(xs, r) => m.maximum(&vars(xs), v[*r]),
+            G::ChannelSelf(xs, start) => m.channel_self(&vars(xs), *start),
+            G::Channel(xs, sx, ys, sy) => m.channel(&vars(xs), *sx, &vars(ys), *sy),
+            G::ChannelValue(bools, start, x) => m.channel_value(&vars(bools), *start, v[*x]),
+        }
+    }
+}
+
+// ----- random models -----
+
+#[derive(Clone, Debug)]
+struct Spec {
+    domains: Vec<Vec<i32>>,
+    givens: Vec<Option<i32>>,
+    cons: Vec<G>,
+}
+
+impl Spec {
+    fn model(&self) -> Model {
+        let mut m = Model::new();
+        let v: Vec<VarId> = self
+            .domains
+            .iter()
+            .map(|d| m.add_var(Domain::from_values(d.iter().copied()).unwrap()))
+            .collect();
+        for (&x, g) in v.iter().zip(&self.givens) {
+            if let Some(g) = *g {
+                m.fix(x, g).unwrap();
+            }
+        }
+        for c in &self.cons {
+            c.post(&mut m, &v).expect("a valid constraint");
+        }
+        m
+    }
+
+    fn brute_force(&self) -> Vec<Vec<i32>> {
+        let n = self.domains.len();
+        let mut out = Vec::new();
+        let mut at = vec![0usize; n];
+        loop {
+            let s: Vec<i32> = (0..n).map(|i| self.domains[i][at[i]]).collect();
+            let givens_ok = s.iter().zip(&self.givens).all(|(a, g)| g.is_none_or(|g| g == *a));
+            if givens_ok && self.cons.iter().all(|c| c.holds(&s)) {
+                out.push(s);
+            }
+            let mut i = n;
+            loop {
+                if i == 0 {
+                    out.sort();
+                    return out;
+                }
+                i -= 1;
+                at[i] += 1;
+                if at[i] < self.domains[i].len() {
+                    break;
+                }
+                at[i] = 0;
+            }
+        }
+    }
+}
+
+/// Random specs: `sizes` variables with domains of 1 to `width` values in `values`, one
+/// or two constraints from `cons(n)`, and a given now and then.
+fn spec(
+    sizes: std::ops::RangeInclusive<usize>,
+    values: std::ops::RangeInclusive<i32>,
+    width: usize,
+    cons: impl Fn(usize) -> BoxedStrategy<G>,
+) -> impl Strategy<Value = Spec> {
+    sizes.prop_flat_map(move |n| {
+        (
+            prop::collection::vec(
+                prop::collection::btree_set(values.clone(), 1..=width).prop_map(|s| s.into_iter().collect()),
+                n,
+            ),
+            prop::collection::vec(prop::option::weighted(0.1, any::<prop::sample::Index>()), n),
+            prop::collection::vec(cons(n), 1..=2),
+        )
+            .prop_map(|(domains, givens, cons): (Vec<Vec<i32>>, _, _)| {
+                let givens = givens
+                    .iter()
+                    .zip(&domains)
+                    .map(|(g, d)| g.map(|i| d[i.index(d.len())]))
+                    .collect();
+                Spec {
+                    domains,
+                    givens,
+                    cons,
+                }
+            })
+    })
+}
+
+fn order() -> impl Strategy<Value = Order> {
+    prop::sample::select(vec![Order::Lt, Order::Le, Order::Ge, Order::Gt])
+}
+
+fn list(n: usize, len: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = Vec<usize>> {
+    prop::collection::vec(0..n, len)
+}
+
+fn small_values(len: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = Vec<i32>> {
+    prop::collection::vec(-2i32..=3, len)
+}
+
+/// Distinct values in any order.
+fn distinct_values(len: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = Vec<i32>> {
+    prop::collection::btree_set(-2i32..=3, len)
+        .prop_map(|s| s.into_iter().collect::<Vec<i32>>())
+        .prop_shuffle()
+}
+
+fn len(n: usize) -> impl Strategy<Value = Len> {
+    prop_oneof![(-1i64..=2).prop_map(Len::Int), (0..n).prop_map(Len::Var)]
+}
+
+fn comparisons(n: usize) -> BoxedStrategy<G> {
+    prop_oneof![
+        list(n, 1..=5).prop_map(G::AllEqual),
+        (list(n, 1..=5), small_values(0..=2)).prop_map(|(xs, e)| G::AllDifferentExcept(xs, e)),
+        (1..=3usize, 2..=3usize)
+            .prop_flat_map(move |(k, m)| prop::collection::vec(list(n, k..=k), m))
+            .prop_map(G::DistinctLists),
+        (list(n, 1..=5), any::<bool>(), order())
+            .prop_flat_map(move |(xs, with, order)| {
+                let pairs = xs.len() - 1;
+                let lens = if with {
+                    prop::collection::vec(len(n), pairs).prop_map(Some).boxed()
+                } else {
+                    Just(None).boxed()
+                };
+                (Just(xs), lens, Just(order))
+            })
+            .prop_map(|(xs, lens, order)| G::Ordered(xs, lens, order)),
+        (1..=3usize, 2..=3usize, order())
+            .prop_flat_map(move |(k, m, order)| (prop::collection::vec(list(n, k..=k), m), Just(order)))
+            .prop_map(|(ls, order)| G::Lex(ls, order)),
+        (1..=3usize, 1..=3usize, order())
+            .prop_flat_map(move |(k, m, order)| (prop::collection::vec(list(n, k..=k), m), Just(order)))
+            .prop_map(|(ls, order)| G::LexMatrix(ls, order)),
+        (list(n, 1..=5), distinct_values(0..=3), any::<bool>())
+            .prop_map(|(xs, values, covered)| G::Precedence(xs, values, covered)),
+    ]
+    .boxed()
+}
+
+fn counting(n: usize) -> BoxedStrategy<G> {
+    prop_oneof![
+        (list(n, 1..=5), small_values(0..=3), 0..n).prop_map(|(xs, values, c)| G::Count(xs, values, c)),
+        (list(n, 1..=5), 0..n, 0..n).prop_map(|(xs, y, c)| G::CountVar(xs, y, c)),
+        (list(n, 1..=5), small_values(0..=2), 0..n).prop_map(|(xs, e, c)| G::NValues(xs, e, c)),
+        (list(n, 1..=5), distinct_values(1..=3), any::<bool>())
+            .prop_flat_map(move |(xs, values, closed)| {
+                let k = values.len();
+                (Just(xs), Just(values), list(n, k..=k), Just(closed))
+            })
+            .prop_map(|(xs, values, occurs, closed)| G::Cardinality(xs, values, occurs, closed)),
+        (list(n, 1..=5), 0..n).prop_map(|(xs, r)| G::Minimum(xs, r)),
+        (list(n, 1..=5), 0..n).prop_map(|(xs, r)| G::Maximum(xs, r)),
+    ]
+    .boxed()
+}
+
+fn channels(n: usize) -> BoxedStrategy<G> {
+    prop_oneof![
+        (list(n, 1..=4), 0i32..=1).prop_map(|(xs, s)| G::ChannelSelf(xs, s)),
+        (1..=3usize, 0..=1usize, 0i32..=1, 0i32..=1)
+            .prop_flat_map(move |(k, extra, sx, sy)| (
+                list(n, k..=k),
+                list(n, k + extra..=k + extra),
+                Just(sx),
+                Just(sy)
+            ))
+            .prop_map(|(xs, ys, sx, sy)| G::Channel(xs, sx, ys, sy)),
+        (list(n, 1..=4), 0i32..=1, 0..n).prop_map(|(bools, s, v)| G::ChannelValue(bools, s, v)),
+    ]
+    .boxed()
+}
+
+fn check_spec(spec: &Spec) -> Result<(), TestCaseError> {
+    let model = spec.model();
+    let expected = spec.brute_force();
+    // The constraints' own checks accept every solution of the definitions.
+    for s in &expected {
+        prop_assert!(model.is_solution(s), "{s:?}: {:?}", model.violation(s));
+    }
+    check_all_strategies(&model, &expected)?;
+    // Determinism: the same statistics twice.
+    for name in ["dom-wdeg/asc/mac", "mrv/lcv/fc", "static/asc/none"] {
+        let config = SearchConfig::with_strategy(name.parse().unwrap());
+        let first = enumeration_stats(&model, config.clone());
+        prop_assert_eq!(first, enumeration_stats(&model, config), "{}", name);
+    }
+    Ok(())
+}
+
+fn cases(default: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(default),
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(256))]
+
+    #[test]
+    fn comparison_family(spec in spec(2..=6, -2..=3, 5, comparisons)) {
+        check_spec(&spec)?;
+    }
+
+    #[test]
+    fn counting_family(spec in spec(2..=6, -2..=3, 5, counting)) {
+        check_spec(&spec)?;
+    }
+
+    #[test]
+    fn channel_family(spec in spec(2..=6, -1..=4, 5, channels)) {
+        check_spec(&spec)?;
+    }
+}
+
+// ----- malformed arguments -----
+
+fn model(n: usize) -> (Model, Vec<VarId>) {
+    let mut m = Model::new();
+    let v = m.int_vars(n, 0, 3).unwrap();
+    (m, v)
+}
+
+fn is_invalid(r: Result<(), ModelError>) -> bool {
+    matches!(
+        r,
+        Err(ModelError::InvalidConstraint { .. }
+            | ModelError::LengthMismatch { .. }
+            | ModelError::UnknownVariable { .. })
+    )
+}
+
+#[test]
+fn malformed_comparisons_are_errors() {
+    let (mut m, v) = model(4);
+    let mut other = Model::new();
+    let foreign = other.int_vars(10, 0, 1).unwrap()[9];
+    assert!(is_invalid(m.all_equal(&[])));
+    assert!(is_invalid(m.all_equal(&[v[0], foreign])));
+    assert!(is_invalid(m.all_different_except(&[], &[0])));
+    assert!(is_invalid(m.all_different_lists(&[vec![v[0], v[1]], vec![v[2]]])));
+    assert!(is_invalid(m.all_different_lists(&[vec![], vec![]])));
+    assert!(is_invalid(m.all_different_lists(&[])));
+    assert!(is_invalid(m.ordered(&[], None, Order::Lt)));
+    assert!(is_invalid(m.ordered(&v, Some(&[IntOrVar::Int(1)]), Order::Lt)));
+    assert!(is_invalid(m.ordered(
+        &v[..2],
+        Some(&[IntOrVar::Int(1 << 40)]),
+        Order::Lt
+    )));
+    assert!(is_invalid(m.ordered(
+        &v[..2],
+        Some(&[IntOrVar::Var(foreign)]),
+        Order::Lt
+    )));
+    assert!(is_invalid(m.lex(&[vec![v[0]], vec![v[1], v[2]]], Order::Lt)));
+    assert!(is_invalid(m.lex(&[], Order::Lt)));
+    assert!(is_invalid(m.lex_matrix(&[vec![v[0]], vec![]], Order::Le)));
+    assert!(is_invalid(m.precedence(&v, &[1, 2, 1], false)));
+    assert!(is_invalid(m.precedence(&[], &[1, 2], false)));
+    assert!(is_invalid(m.count(&v, &[1], foreign)));
+    assert!(is_invalid(m.count_var(&v, foreign, v[0])));
+    assert!(is_invalid(m.n_values(&[], &[], v[0])));
+    assert!(is_invalid(m.cardinality(&v, &[0, 1], &[v[0]], false)));
+    assert!(is_invalid(m.cardinality(&v, &[0, 0], &[v[0], v[1]], false)));
+    assert!(is_invalid(m.minimum(&[], v[0])));
+    assert!(is_invalid(m.maximum(&v, foreign)));
+    assert!(is_invalid(m.channel(&v, 0, &v[..2], 0)));
+    assert!(is_invalid(m.channel_self(&[], 0)));
+    assert!(is_invalid(m.channel_value(&v, 0, foreign)));
+}
