@@ -73,7 +73,7 @@ pub use config::{
 pub use constraints::expression::{Expr, ExprOp};
 pub use constraints::table::Tuples;
 pub use constraints::{
-    AllDifferent, Cmp, Order, PermutationOverlap, PermutationOverlaps, Strength, TableCell,
+    AllDifferent, Automaton, Cmp, Mdd, Order, PermutationOverlap, PermutationOverlaps, Strength, TableCell,
 };
 pub use domain::Domain;
 pub use error::{ModelError, ParseNameError};

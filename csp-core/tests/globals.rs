@@ -5,13 +5,13 @@
 //! independent reading of each definition accepts. Each solution passes the constraints'
 //! own checks, runs are deterministic, and malformed arguments are errors, never panics.
 
-use csp_core::{Domain, IntOrVar, Model, ModelError, Order, SearchConfig, VarId};
+use csp_core::{Automaton, Domain, IntOrVar, Mdd, Model, ModelError, Order, Outcome, SearchConfig, VarId};
 use proptest::prelude::*;
 
 #[path = "support/all_strategies.rs"]
 mod all_strategies;
 
-use all_strategies::{check_all_strategies, enumeration_stats};
+use all_strategies::{check_all_strategies, enumeration_stats, solver};
 
 // ----- the constraints as data, with definitions of their own -----
 
@@ -56,6 +56,33 @@ enum G {
     ChannelSelf(Vec<usize>, i32),
     Channel(Vec<usize>, i32, Vec<usize>, i32),
     ChannelValue(Vec<usize>, i32, usize),
+    /// States, start, accepting states, transitions.
+    Regular(Vec<usize>, usize, usize, Vec<usize>, Vec<(usize, i32, usize)>),
+    /// Nodes, root, terminal, edges.
+    Mdd(Vec<usize>, usize, usize, usize, Vec<(usize, i32, usize)>),
+}
+
+/// Whether the word labels a path from `start` to one of `finals` (a non-deterministic
+/// simulation, the oracle of both `regular` and `mdd`).
+fn spells(
+    word: &[i32],
+    states: usize,
+    start: usize,
+    finals: &[usize],
+    edges: &[(usize, i32, usize)],
+) -> bool {
+    let mut here: Vec<usize> = vec![start];
+    for &a in word {
+        let mut next: Vec<usize> = edges
+            .iter()
+            .filter(|&&(from, value, _)| value == a && here.contains(&from))
+            .map(|&(_, _, to)| to)
+            .collect();
+        next.sort();
+        next.dedup();
+        here = next;
+    }
+    here.iter().any(|s| *s < states && finals.contains(s))
 }
 
 fn ordered_holds(order: Order, a: i64, b: i64) -> bool {
@@ -151,6 +178,10 @@ impl G {
                     && ones.len() == 1
                     && i64::from(s[*v]) == i64::from(*start) + ones[0] as i64
             }
+            G::Regular(xs, states, start, finals, transitions) => {
+                spells(&vals(xs), *states, *start, finals, transitions)
+            }
+            G::Mdd(xs, nodes, root, terminal, edges) => spells(&vals(xs), *nodes, *root, &[*terminal], edges),
         }
     }
 
@@ -180,6 +211,14 @@ impl G {
             G::ChannelSelf(xs, start) => m.channel_self(&vars(xs), *start),
             G::Channel(xs, sx, ys, sy) => m.channel(&vars(xs), *sx, &vars(ys), *sy),
             G::ChannelValue(bools, start, x) => m.channel_value(&vars(bools), *start, v[*x]),
+            G::Regular(xs, states, start, finals, transitions) => {
+                let automaton = Automaton::new(*states, *start, finals.clone(), transitions.clone())?;
+                m.regular(&vars(xs), &automaton)
+            }
+            G::Mdd(xs, nodes, root, terminal, edges) => {
+                let mdd = Mdd::new(*nodes, *root, *terminal, edges.clone())?;
+                m.mdd(&vars(xs), &mdd)
+            }
         }
     }
 }
@@ -357,6 +396,66 @@ fn channels(n: usize) -> BoxedStrategy<G> {
     .boxed()
 }
 
+fn regular(n: usize) -> BoxedStrategy<G> {
+    regular_with(n, 0..=10)
+}
+
+fn regular_with(n: usize, transitions: std::ops::RangeInclusive<usize>) -> BoxedStrategy<G> {
+    (1..=4usize)
+        .prop_flat_map(move |states| {
+            (
+                list(n, 1..=5),
+                Just(states),
+                0..states,
+                prop::collection::vec(0..states, 1..=2),
+                prop::collection::vec((0..states, -1i32..=2, 0..states), transitions.clone()),
+            )
+        })
+        .prop_map(|(xs, states, start, finals, transitions)| {
+            G::Regular(xs, states, start, finals, transitions)
+        })
+        .boxed()
+}
+
+/// An MDD over `k` layers: 1 or 2 nodes per inner layer, a path through node 0 of each
+/// layer, and random edges between consecutive layers.
+fn mdd(n: usize) -> BoxedStrategy<G> {
+    (1..=4usize)
+        .prop_flat_map(move |k| {
+            (
+                list(n, k..=k),
+                prop::collection::vec(1..=2usize, k - 1),
+                prop::collection::vec(-1i32..=2, k),
+                prop::collection::vec((0..k, 0..2usize, 0..2usize, -1i32..=2), 0..=8),
+            )
+        })
+        .prop_map(|(xs, widths, spine, extra)| {
+            // Layer l has nodes first[l]..first[l] + width[l]; the root and terminal one each.
+            let mut width = vec![1];
+            width.extend(widths);
+            width.push(1);
+            let first: Vec<usize> = width
+                .iter()
+                .scan(0, |acc, &w| {
+                    let here = *acc;
+                    *acc += w;
+                    Some(here)
+                })
+                .collect();
+            let nodes = first[first.len() - 1] + 1;
+            let mut edges: Vec<(usize, i32, usize)> = spine
+                .iter()
+                .enumerate()
+                .map(|(l, &a)| (first[l], a, first[l + 1]))
+                .collect();
+            for (l, u, w, a) in extra {
+                edges.push((first[l] + u % width[l], a, first[l + 1] + w % width[l + 1]));
+            }
+            G::Mdd(xs, nodes, 0, nodes - 1, edges)
+        })
+        .boxed()
+}
+
 fn check_spec(spec: &Spec) -> Result<(), TestCaseError> {
     let model = spec.model();
     let expected = spec.brute_force();
@@ -370,6 +469,49 @@ fn check_spec(spec: &Spec) -> Result<(), TestCaseError> {
         let config = SearchConfig::with_strategy(name.parse().unwrap());
         let first = enumeration_stats(&model, config.clone());
         prop_assert_eq!(first, enumeration_stats(&model, config), "{}", name);
+    }
+    Ok(())
+}
+
+/// Generalised arc consistency: under MAC, one constraint of a GAC propagator over
+/// distinct variables with a solution is solved without a failure.
+fn gac_never_fails(spec: &Spec) -> Result<(), TestCaseError> {
+    // Sequences over the first variables, so that they are distinct.
+    let n = spec.domains.len();
+    let con = &match spec.cons[0].clone() {
+        G::Regular(xs, a, b, c, d) if xs.len() <= n => G::Regular((0..xs.len()).collect(), a, b, c, d),
+        G::Mdd(xs, a, b, c, d) if xs.len() <= n => G::Mdd((0..xs.len()).collect(), a, b, c, d),
+        G::Lex(ls, order) if 2 * ls[0].len() <= n => {
+            let k = ls[0].len();
+            G::Lex(vec![(0..k).collect(), (k..2 * k).collect()], order)
+        }
+        other => other,
+    };
+    let distinct = |xs: Vec<usize>| {
+        let mut ys = xs.clone();
+        ys.sort();
+        ys.dedup();
+        ys.len() == xs.len()
+    };
+    let gac = match con {
+        G::Regular(xs, ..) | G::Mdd(xs, ..) | G::AllEqual(xs) => distinct(xs.clone()),
+        G::Channel(xs, _, ys, _) => xs.len() == ys.len() && distinct([xs.clone(), ys.clone()].concat()),
+        G::ChannelValue(bools, _, v) => distinct([bools.clone(), vec![*v]].concat()),
+        G::Lex(ls, _) => ls.len() == 2 && distinct(ls.concat()),
+        _ => false,
+    };
+    let single = Spec {
+        cons: vec![con.clone()],
+        givens: vec![None; spec.domains.len()],
+        ..spec.clone()
+    };
+    if gac && !single.brute_force().is_empty() {
+        let model = single.model();
+        for name in ["static/asc/mac", "mrv/desc/mac", "dom-wdeg/lcv/mac"] {
+            let mut s = solver(&model, SearchConfig::with_strategy(name.parse().unwrap()));
+            prop_assert!(matches!(s.solve(), Outcome::Solved(_)));
+            prop_assert_eq!(s.stats().backtracks, 0, "{}", name);
+        }
     }
     Ok(())
 }
@@ -395,6 +537,21 @@ proptest! {
     #[test]
     fn counting_family(spec in spec(2..=6, -2..=3, 5, counting)) {
         check_spec(&spec)?;
+    }
+
+    #[test]
+    fn layered_family(spec in spec(2..=6, -1..=2, 4, |n| prop_oneof![regular(n), mdd(n)].boxed())) {
+        check_spec(&spec)?;
+    }
+
+    #[test]
+    fn gac_layered(spec in spec(3..=6, -1..=2, 4, |n| prop_oneof![regular_with(n, 6..=14), mdd(n)].boxed())) {
+        gac_never_fails(&spec)?;
+    }
+
+    #[test]
+    fn gac_others(spec in spec(2..=6, -1..=3, 4, |n| prop_oneof![channels(n), comparisons(n)].boxed())) {
+        gac_never_fails(&spec)?;
     }
 
     #[test]
@@ -458,4 +615,38 @@ fn malformed_comparisons_are_errors() {
     assert!(is_invalid(m.channel(&v, 0, &v[..2], 0)));
     assert!(is_invalid(m.channel_self(&[], 0)));
     assert!(is_invalid(m.channel_value(&v, 0, foreign)));
+}
+
+#[test]
+fn malformed_automata_and_diagrams_are_errors() {
+    let (mut m, v) = model(3);
+    assert!(Automaton::new(2, 2, vec![0], vec![]).is_err(), "start");
+    assert!(Automaton::new(2, 0, vec![5], vec![]).is_err(), "final");
+    assert!(Automaton::new(2, 0, vec![1], vec![(0, 1, 2)]).is_err(), "target");
+    assert!(Automaton::new(0, 0, vec![], vec![]).is_err(), "no state");
+    let bad = Automaton {
+        states: 1,
+        start: 0,
+        finals: vec![0],
+        transitions: vec![(0, 1, 3)],
+    };
+    assert!(
+        is_invalid(m.regular(&v, &bad)),
+        "fields set by hand are checked too"
+    );
+    let ok = Automaton::new(1, 0, vec![0], vec![(0, 1, 0)]).unwrap();
+    assert!(is_invalid(m.regular(&[], &ok)));
+    assert!(Mdd::new(3, 0, 3, vec![]).is_err(), "terminal");
+    assert!(
+        Mdd::new(3, 0, 2, vec![(0, 0, 1)]).is_err(),
+        "terminal unreachable"
+    );
+    assert!(
+        Mdd::new(3, 0, 2, vec![(0, 0, 1), (1, 0, 2), (0, 1, 2)]).is_err(),
+        "not layered"
+    );
+    assert!(Mdd::new(2, 0, 1, vec![(0, 0, 1), (1, 0, 0)]).is_err(), "a cycle");
+    let two = Mdd::new(3, 0, 2, vec![(0, 0, 1), (1, 0, 2)]).unwrap();
+    assert!(is_invalid(m.mdd(&v, &two)), "three variables, two layers");
+    assert!(m.mdd(&v[..2], &two).is_ok());
 }

@@ -19,6 +19,7 @@ mod all_different;
 mod overlap;
 
 pub use all_different::{AllDifferent, Strength};
+pub use layered::{Automaton, Mdd};
 pub use overlap::{PermutationOverlap, PermutationOverlaps};
 
 pub(crate) mod all_different_except;
@@ -29,6 +30,7 @@ pub(crate) mod count;
 pub(crate) mod distinct_lists;
 pub(crate) mod element;
 pub(crate) mod expression;
+pub(crate) mod layered;
 pub(crate) mod lex;
 pub(crate) mod linear;
 pub(crate) mod min_max;

@@ -7,6 +7,7 @@ use crate::constraints::all_equal::AllEqual;
 use crate::constraints::channel::{Channel, ChannelValue};
 use crate::constraints::count::{Among, CountVar, NValues};
 use crate::constraints::distinct_lists::DistinctLists;
+use crate::constraints::layered::{Automaton, LayeredGraph, Machine, Mdd};
 use crate::constraints::lex::Lex;
 use crate::constraints::linear::LinearKind;
 use crate::constraints::min_max::MinMax;
@@ -389,6 +390,70 @@ impl Model {
         let args = scope.list(bools);
         let value = scope.list(&[value])[0];
         self.add_propagator(ChannelValue::new(scope.finish(), args, i64::from(start), value))?;
+        Ok(())
+    }
+
+    /// Posts `regular`: the values of `vars`, in order, spell a word that `automaton`
+    /// (deterministic or not) accepts. Generalised arc consistency on the automaton
+    /// unrolled over the sequence (O(edges) per run).
+    pub fn regular(&mut self, vars: &[VarId], automaton: &Automaton) -> Result<(), ModelError> {
+        check_scope("regular", vars.iter().copied(), self.num_vars())?;
+        automaton.validate()?;
+        let mut accepting = vec![false; automaton.states];
+        for &f in &automaton.finals {
+            accepting[f] = true;
+        }
+        let machine = Machine {
+            states: automaton.states,
+            start: automaton.start,
+            accepting: &accepting,
+            transitions: &automaton.transitions,
+        };
+        self.post_layered("regular", vars, machine)
+    }
+
+    /// Posts `mdd`: the values of `vars`, in order, label a path from the root of `mdd` to
+    /// its terminal, which must lie at depth `vars.len()`. Generalised arc consistency, as
+    /// for [`Model::regular`].
+    pub fn mdd(&mut self, vars: &[VarId], mdd: &Mdd) -> Result<(), ModelError> {
+        check_scope("mdd", vars.iter().copied(), self.num_vars())?;
+        let depth = mdd.depth()?;
+        if depth != vars.len() {
+            return Err(invalid(
+                "mdd",
+                format!(
+                    "the diagram has {depth} layers of edges, for {} variables",
+                    vars.len()
+                ),
+            ));
+        }
+        let mut accepting = vec![false; mdd.nodes];
+        accepting[mdd.terminal] = true;
+        let machine = Machine {
+            states: mdd.nodes,
+            start: mdd.root,
+            accepting: &accepting,
+            transitions: &mdd.transitions,
+        };
+        self.post_layered("mdd", vars, machine)
+    }
+
+    fn post_layered(
+        &mut self,
+        name: &'static str,
+        vars: &[VarId],
+        machine: Machine<'_>,
+    ) -> Result<(), ModelError> {
+        let mut scope = ScopeBuilder::new();
+        let seq = scope.list(vars);
+        let graph = LayeredGraph::unroll(
+            scope.finish(),
+            seq,
+            machine,
+            |i, a| self.domain(vars[i]).contains(a),
+            name,
+        );
+        self.add_propagator(graph)?;
         Ok(())
     }
 
