@@ -26,6 +26,7 @@ pub(crate) mod all_different_except;
 pub(crate) mod all_equal;
 pub(crate) mod channel;
 pub(crate) mod checker;
+pub(crate) mod circuit;
 pub(crate) mod count;
 pub(crate) mod distinct_lists;
 pub(crate) mod element;

@@ -5,6 +5,7 @@
 use crate::constraints::all_different_except::AllDifferentExcept;
 use crate::constraints::all_equal::AllEqual;
 use crate::constraints::channel::{Channel, ChannelValue};
+use crate::constraints::circuit::Circuit;
 use crate::constraints::count::{Among, CountVar, NValues};
 use crate::constraints::distinct_lists::DistinctLists;
 use crate::constraints::layered::{Automaton, LayeredGraph, Machine, Mdd};
@@ -455,6 +456,26 @@ impl Model {
         );
         self.add_propagator(graph)?;
         Ok(())
+    }
+
+    /// Posts `circuit`: `succ[i] = j + start` makes `j` the successor of `i`; loops
+    /// (`succ[i] = i + start`) leave `i` off the circuit, and the other arcs form exactly
+    /// one cycle of at least two vertices (so not every vertex loops); `size`: its number of
+    /// vertices. Posted as a GAC all-different on the successors and a propagator that
+    /// follows the chains of fixed arcs (no sub-tour).
+    pub fn circuit(&mut self, succ: &[VarId], start: i32, size: Option<IntOrVar>) -> Result<(), ModelError> {
+        check_scope("circuit", succ.iter().copied(), self.num_vars())?;
+        match size {
+            Some(IntOrVar::Var(v)) => self.validate_var(v)?,
+            Some(IntOrVar::Int(c)) => fits_32("circuit", c)?,
+            None => {}
+        }
+        self.within_indices(succ, start, succ.len())?;
+        let mut scope = ScopeBuilder::new();
+        let args = scope.list(succ);
+        let size = size.map(|t| scope.term(t));
+        self.add_propagator(Circuit::new(scope.finish(), args, i64::from(start), size))?;
+        self.implied_all_different(succ)
     }
 
     /// Keeps, at posting, the values `start..start + len` of each variable.
