@@ -61,6 +61,26 @@ enum G {
     /// Nodes, root, terminal, edges.
     Mdd(Vec<usize>, usize, usize, usize, Vec<(usize, i32, usize)>),
     Circuit(Vec<usize>, i32, Option<Len>),
+    NoOverlap(Vec<usize>, Vec<Len>, bool),
+    NoOverlapBoxes(Vec<Vec<usize>>, Vec<Vec<Len>>, bool),
+    /// Origins, lengths, heights, peak, exact.
+    Cumulative(Vec<usize>, Vec<Len>, Vec<Len>, Len, bool),
+    BinPacking(Vec<usize>, Vec<i64>, Vec<usize>, i32),
+}
+
+/// Lengths and heights are non-negative (a variable keeps its non-negative values).
+fn non_negative(lens: &[Len], s: &[i32]) -> bool {
+    lens.iter().all(|l| l.value(s) >= 0)
+}
+
+/// Whether two boxes `(origins, lengths)` overlap nowhere: some dimension separates them,
+/// or (`zero_ignored`) one has a length 0.
+fn apart(a: &[(i64, i64)], b: &[(i64, i64)], zero_ignored: bool) -> bool {
+    let flat = a.iter().chain(b).any(|&(_, l)| l == 0);
+    (zero_ignored && flat)
+        || a.iter()
+            .zip(b)
+            .any(|(&(o1, l1), &(o2, l2))| o1 + l1 <= o2 || o2 + l2 <= o1)
 }
 
 /// The circuit of successors `next` (loops: off the circuit), as XCSP3 and ACE define it:
@@ -214,6 +234,59 @@ impl G {
                 let next: Vec<i64> = xs.iter().map(|&x| i64::from(s[x]) - i64::from(*start)).collect();
                 is_circuit(&next, size.map(|l| l.value(s)))
             }
+            G::NoOverlap(xs, lens, zero_ignored) => {
+                non_negative(lens, s)
+                    && (0..xs.len()).all(|i| {
+                        (i + 1..xs.len()).all(|j| {
+                            apart(
+                                &[(i64::from(s[xs[i]]), lens[i].value(s))],
+                                &[(i64::from(s[xs[j]]), lens[j].value(s))],
+                                *zero_ignored,
+                            )
+                        })
+                    })
+            }
+            G::NoOverlapBoxes(origins, lens, zero_ignored) => {
+                let place = |i: usize| -> Vec<(i64, i64)> {
+                    origins[i]
+                        .iter()
+                        .zip(&lens[i])
+                        .map(|(&o, l)| (i64::from(s[o]), l.value(s)))
+                        .collect()
+                };
+                lens.iter().all(|l| non_negative(l, s))
+                    && (0..origins.len())
+                        .all(|i| (i + 1..origins.len()).all(|j| apart(&place(i), &place(j), *zero_ignored)))
+            }
+            G::Cumulative(xs, lens, heights, peak, exact) => {
+                if !non_negative(lens, s) || !non_negative(heights, s) {
+                    return false;
+                }
+                let mut highest = 0;
+                for t in -10..=20 {
+                    let load: i64 = (0..xs.len())
+                        .filter(|&i| i64::from(s[xs[i]]) <= t && t < i64::from(s[xs[i]]) + lens[i].value(s))
+                        .map(|i| heights[i].value(s))
+                        .sum();
+                    highest = highest.max(load);
+                }
+                if *exact {
+                    highest == peak.value(s)
+                } else {
+                    highest <= peak.value(s)
+                }
+            }
+            G::BinPacking(bins, sizes, loads, first) => {
+                let mut load = vec![0i64; loads.len()];
+                for (&b, &size) in bins.iter().zip(sizes) {
+                    let k = i64::from(s[b]) - i64::from(*first);
+                    if !(0..loads.len() as i64).contains(&k) {
+                        return false;
+                    }
+                    load[k as usize] += size;
+                }
+                loads.iter().zip(&load).all(|(&l, &w)| i64::from(s[l]) == w)
+            }
         }
     }
 
@@ -252,6 +325,24 @@ impl G {
                 m.mdd(&vars(xs), &mdd)
             }
             G::Circuit(xs, start, size) => m.circuit(&vars(xs), *start, size.map(|l| l.post(v))),
+            G::NoOverlap(xs, lens, zero_ignored) => {
+                let lens: Vec<IntOrVar> = lens.iter().map(|l| l.post(v)).collect();
+                m.no_overlap(&vars(xs), &lens, *zero_ignored)
+            }
+            G::NoOverlapBoxes(origins, lens, zero_ignored) => {
+                let lens: Vec<Vec<IntOrVar>> = lens
+                    .iter()
+                    .map(|b| b.iter().map(|l| l.post(v)).collect())
+                    .collect();
+                m.no_overlap_boxes(&lists(origins), &lens, *zero_ignored)
+            }
+            G::Cumulative(xs, lens, heights, peak, exact) => {
+                let post = |ls: &[Len]| ls.iter().map(|l| l.post(v)).collect::<Vec<IntOrVar>>();
+                m.cumulative(&vars(xs), &post(lens), &post(heights), peak.post(v), *exact)
+            }
+            G::BinPacking(bins, sizes, loads, first) => {
+                m.bin_packing(&vars(bins), sizes, &vars(loads), *first)
+            }
         }
     }
 }
@@ -502,6 +593,50 @@ fn circuit(n: usize) -> BoxedStrategy<G> {
         .boxed()
 }
 
+/// A length or height: mostly constants 0 to 2, sometimes a variable.
+fn task_len(n: usize) -> impl Strategy<Value = Len> {
+    prop_oneof![3 => (0i64..=2).prop_map(Len::Int), 1 => (0..n).prop_map(Len::Var)]
+}
+
+fn scheduling(n: usize) -> BoxedStrategy<G> {
+    prop_oneof![
+        (1..=4usize, any::<bool>())
+            .prop_flat_map(move |(k, z)| (list(n, k..=k), prop::collection::vec(task_len(n), k), Just(z)))
+            .prop_map(|(xs, lens, z)| G::NoOverlap(xs, lens, z)),
+        (1..=3usize, 1..=2usize, any::<bool>())
+            .prop_flat_map(move |(k, d, z)| {
+                (
+                    prop::collection::vec(list(n, d..=d), k),
+                    prop::collection::vec(prop::collection::vec(task_len(n), d), k),
+                    Just(z),
+                )
+            })
+            .prop_map(|(origins, lens, z)| G::NoOverlapBoxes(origins, lens, z)),
+        (1..=4usize, any::<bool>())
+            .prop_flat_map(move |(k, exact)| {
+                (
+                    list(n, k..=k),
+                    prop::collection::vec(task_len(n), k),
+                    prop::collection::vec(task_len(n), k),
+                    prop_oneof![(0i64..=3).prop_map(Len::Int), (0..n).prop_map(Len::Var)],
+                    Just(exact),
+                )
+            })
+            .prop_map(|(xs, lens, heights, peak, exact)| G::Cumulative(xs, lens, heights, peak, exact)),
+        (1..=4usize, 1..=3usize)
+            .prop_flat_map(move |(k, m)| {
+                (
+                    list(n, k..=k),
+                    prop::collection::vec(0i64..=3, k),
+                    list(n, m..=m),
+                    -1i32..=1,
+                )
+            })
+            .prop_map(|(bins, sizes, loads, first)| G::BinPacking(bins, sizes, loads, first)),
+    ]
+    .boxed()
+}
+
 fn check_spec(spec: &Spec) -> Result<(), TestCaseError> {
     let model = spec.model();
     let expected = spec.brute_force();
@@ -606,6 +741,11 @@ proptest! {
     }
 
     #[test]
+    fn scheduling_family(spec in spec(2..=6, -1..=4, 5, scheduling)) {
+        check_spec(&spec)?;
+    }
+
+    #[test]
     fn channel_family(spec in spec(2..=6, -1..=4, 5, channels)) {
         check_spec(&spec)?;
     }
@@ -669,6 +809,46 @@ fn malformed_comparisons_are_errors() {
     assert!(is_invalid(m.circuit(&[], 0, None)));
     assert!(is_invalid(m.circuit(&v, 0, Some(IntOrVar::Var(foreign)))));
     assert!(is_invalid(m.circuit(&v, 0, Some(IntOrVar::Int(i64::MAX)))));
+}
+
+#[test]
+fn malformed_scheduling_is_an_error() {
+    let (mut m, v) = model(4);
+    let one = IntOrVar::Int(1);
+    assert!(is_invalid(m.no_overlap(&[], &[], true)));
+    assert!(is_invalid(m.no_overlap(&v, &[one], true)));
+    assert!(is_invalid(m.no_overlap(&v[..1], &[IntOrVar::Int(-1)], true)));
+    assert!(is_invalid(m.no_overlap(&v[..1], &[IntOrVar::Int(1 << 33)], true)));
+    assert!(is_invalid(m.no_overlap_boxes(
+        &[vec![v[0], v[1]], vec![v[2]]],
+        &[vec![one, one], vec![one]],
+        true
+    )));
+    assert!(is_invalid(m.no_overlap_boxes(
+        &[vec![v[0]], vec![v[2]]],
+        &[vec![one], vec![one, one]],
+        true
+    )));
+    assert!(is_invalid(m.no_overlap_boxes(&[vec![v[0]]], &[], true)));
+    assert!(is_invalid(m.cumulative(&v[..2], &[one, one], &[one], one, false)));
+    assert!(is_invalid(m.cumulative(
+        &v[..2],
+        &[one, one],
+        &[one, IntOrVar::Int(-2)],
+        one,
+        false
+    )));
+    assert!(is_invalid(m.cumulative(
+        &v[..1],
+        &[one],
+        &[one],
+        IntOrVar::Int(i64::MIN),
+        false
+    )));
+    assert!(is_invalid(m.bin_packing(&v[..2], &[1], &v[2..], 0)));
+    assert!(is_invalid(m.bin_packing(&v[..2], &[1, -1], &v[2..], 0)));
+    assert!(is_invalid(m.bin_packing(&v[..2], &[1, 1], &[], 0)));
+    assert!(is_invalid(m.bin_packing(&v[..2], &[1, i64::MAX], &v[2..], 0)));
 }
 
 /// `circuit` admits loops (ACE counts 5 solutions on three vertices 0..2: two 3-cycles

@@ -24,6 +24,7 @@ pub use overlap::{PermutationOverlap, PermutationOverlaps};
 
 pub(crate) mod all_different_except;
 pub(crate) mod all_equal;
+pub(crate) mod bin_packing;
 pub(crate) mod channel;
 pub(crate) mod checker;
 pub(crate) mod circuit;
@@ -36,6 +37,7 @@ pub(crate) mod lex;
 pub(crate) mod linear;
 pub(crate) mod min_max;
 pub(crate) mod precedence;
+pub(crate) mod scheduling;
 pub(crate) mod scope;
 pub(crate) mod scratch;
 pub(crate) mod separable;
@@ -185,7 +187,6 @@ pub(crate) fn retain_range(
 }
 
 /// Removes the values of `var` in `lo..=hi`.
-#[allow(dead_code)] // For the scheduling constraints, next.
 pub(crate) fn remove_range(
     ctx: &mut PropagationContext<'_>,
     var: VarId,

@@ -40,7 +40,6 @@ impl ScopeBuilder {
     }
 
     /// A constant or a variable as a term.
-    #[allow(dead_code)] // For the scheduling constraints, next.
     pub(crate) fn term(&mut self, term: IntOrVar) -> Term {
         match term {
             IntOrVar::Int(c) => Term::Const(c),
@@ -73,14 +72,12 @@ impl Arg {
 }
 
 /// A constant or variable argument.
-#[allow(dead_code)] // For the scheduling constraints, next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Term {
     Const(i64),
     Var(Arg),
 }
 
-#[allow(dead_code)] // For the scheduling constraints, next.
 impl Term {
     /// Its smallest possible value.
     #[inline]
@@ -106,15 +103,6 @@ impl Term {
         match self {
             Term::Const(c) => c,
             Term::Var(a) => i64::from(a.value(values)),
-        }
-    }
-
-    /// The variable, if it is one.
-    #[inline]
-    pub(crate) fn var(self) -> Option<VarId> {
-        match self {
-            Term::Const(_) => None,
-            Term::Var(a) => Some(a.var),
         }
     }
 

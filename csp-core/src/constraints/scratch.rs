@@ -4,7 +4,6 @@
 use std::cell::RefCell;
 
 /// Buffers reused from call to call; each user clears and sizes what it takes.
-#[allow(dead_code)] // For the scheduling constraints, next.
 #[derive(Default)]
 pub(crate) struct Scratch {
     pub(crate) ints: Vec<i64>,
@@ -14,7 +13,7 @@ pub(crate) struct Scratch {
     pub(crate) more_flags: Vec<bool>,
     pub(crate) indices: Vec<u32>,
     pub(crate) more_indices: Vec<u32>,
-    pub(crate) words: Vec<u64>,
+    pub(crate) pairs: Vec<(i64, i64)>,
 }
 
 thread_local! {

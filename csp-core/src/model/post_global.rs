@@ -4,6 +4,7 @@
 
 use crate::constraints::all_different_except::AllDifferentExcept;
 use crate::constraints::all_equal::AllEqual;
+use crate::constraints::bin_packing::BinPacking;
 use crate::constraints::channel::{Channel, ChannelValue};
 use crate::constraints::circuit::Circuit;
 use crate::constraints::count::{Among, CountVar, NValues};
@@ -13,7 +14,8 @@ use crate::constraints::lex::Lex;
 use crate::constraints::linear::LinearKind;
 use crate::constraints::min_max::MinMax;
 use crate::constraints::precedence::Precedence;
-use crate::constraints::scope::{Arg, ScopeBuilder};
+use crate::constraints::scheduling::{Cumulative, NoOverlap, NoOverlapBoxes, Task};
+use crate::constraints::scope::{Arg, ScopeBuilder, Term};
 use crate::constraints::{Order, Strength, check_scope};
 use crate::error::ModelError;
 use crate::model::Model;
@@ -476,6 +478,170 @@ impl Model {
         let size = size.map(|t| scope.term(t));
         self.add_propagator(Circuit::new(scope.finish(), args, i64::from(start), size))?;
         self.implied_all_different(succ)
+    }
+
+    /// Posts `noOverlap` on one machine: for `i != j`, `origins[i] + lengths[i] <=
+    /// origins[j]` or `origins[j] + lengths[j] <= origins[i]`; `zero_ignored`: a task of
+    /// length 0 overlaps nothing (XCSP3's default). Lengths are non-negative (variables
+    /// keep their non-negative values). Time-tabling and the pairwise disjunctive rule.
+    pub fn no_overlap(
+        &mut self,
+        origins: &[VarId],
+        lengths: &[IntOrVar],
+        zero_ignored: bool,
+    ) -> Result<(), ModelError> {
+        check_scope("noOverlap", origins.iter().copied(), self.num_vars())?;
+        let mut scope = ScopeBuilder::new();
+        let tasks = self.tasks("noOverlap", &mut scope, origins, lengths, None)?;
+        self.add_propagator(NoOverlap::new(scope.finish(), tasks, zero_ignored))?;
+        Ok(())
+    }
+
+    /// Posts `noOverlap` for boxes: `origins[i][d]` and `lengths[i][d]` place box `i` along
+    /// dimension `d` (every box has the same number of dimensions); for `i != j` some
+    /// dimension separates them. `zero_ignored`: a box with a length 0 in some dimension
+    /// overlaps nothing. Pairwise: no way apart fails, a single way is enforced.
+    pub fn no_overlap_boxes(
+        &mut self,
+        origins: &[Vec<VarId>],
+        lengths: &[Vec<IntOrVar>],
+        zero_ignored: bool,
+    ) -> Result<(), ModelError> {
+        let dims = same_lengths("noOverlap", "noOverlap box origins", origins)?;
+        check_scope("noOverlap", origins.iter().flatten().copied(), self.num_vars())?;
+        if lengths.len() != origins.len() {
+            return Err(ModelError::LengthMismatch {
+                what: "noOverlap box lengths",
+                expected: origins.len(),
+                found: lengths.len(),
+            });
+        }
+        let mut scope = ScopeBuilder::new();
+        let mut boxes = Vec::with_capacity(origins.len());
+        for (o, l) in origins.iter().zip(lengths) {
+            if l.len() != dims {
+                return Err(ModelError::LengthMismatch {
+                    what: "noOverlap box lengths",
+                    expected: dims,
+                    found: l.len(),
+                });
+            }
+            boxes.push(self.tasks("noOverlap", &mut scope, o, l, None)?);
+        }
+        self.add_propagator(NoOverlapBoxes::new(scope.finish(), boxes, zero_ignored))?;
+        Ok(())
+    }
+
+    /// Posts `cumulative`: at every time `t`, the heights of the tasks with `origins[i] <=
+    /// t < origins[i] + lengths[i]` add up to at most `peak`; `exact`: and the largest such
+    /// sum equals `peak`. Lengths and heights are non-negative (variables keep their
+    /// non-negative values). Time-tabling and the pairwise rule for tasks too high to run
+    /// together.
+    pub fn cumulative(
+        &mut self,
+        origins: &[VarId],
+        lengths: &[IntOrVar],
+        heights: &[IntOrVar],
+        peak: IntOrVar,
+        exact: bool,
+    ) -> Result<(), ModelError> {
+        check_scope("cumulative", origins.iter().copied(), self.num_vars())?;
+        if heights.len() != origins.len() {
+            return Err(ModelError::LengthMismatch {
+                what: "cumulative heights",
+                expected: origins.len(),
+                found: heights.len(),
+            });
+        }
+        match peak {
+            IntOrVar::Var(v) => self.validate_var(v)?,
+            IntOrVar::Int(c) => fits_32("cumulative", c)?,
+        }
+        let mut scope = ScopeBuilder::new();
+        let tasks = self.tasks("cumulative", &mut scope, origins, lengths, Some(heights))?;
+        let peak = scope.term(peak);
+        self.add_propagator(Cumulative::new(scope.finish(), tasks, peak, exact))?;
+        Ok(())
+    }
+
+    /// Posts `binPacking`: `loads[b]` is the total of `sizes[i]` over the items with
+    /// `bins[i] == first_bin + b`, and every item goes in one of those bins. Sizes are
+    /// non-negative and fit in 32 bits. Load bounds.
+    pub fn bin_packing(
+        &mut self,
+        bins: &[VarId],
+        sizes: &[i64],
+        loads: &[VarId],
+        first_bin: i32,
+    ) -> Result<(), ModelError> {
+        check_scope("binPacking", bins.iter().copied(), self.num_vars())?;
+        check_scope("binPacking", loads.iter().copied(), self.num_vars())?;
+        if sizes.len() != bins.len() {
+            return Err(ModelError::LengthMismatch {
+                what: "binPacking sizes",
+                expected: bins.len(),
+                found: sizes.len(),
+            });
+        }
+        for &size in sizes {
+            fits_32("binPacking", size)?;
+            if size < 0 {
+                return Err(invalid("binPacking", format!("the size {size} is negative")));
+            }
+        }
+        self.within_indices(bins, first_bin, loads.len())?;
+        let mut scope = ScopeBuilder::new();
+        let (b, l) = (scope.list(bins), scope.list(loads));
+        self.add_propagator(BinPacking::new(
+            scope.finish(),
+            b,
+            sizes.to_vec(),
+            l,
+            i64::from(first_bin),
+        ))?;
+        Ok(())
+    }
+
+    /// The tasks of a scheduling constraint, checked: one length (and height) per origin,
+    /// constants non-negative within 32 bits, variables restricted to their non-negative
+    /// values.
+    fn tasks(
+        &mut self,
+        constraint: &'static str,
+        scope: &mut ScopeBuilder,
+        origins: &[VarId],
+        lengths: &[IntOrVar],
+        heights: Option<&[IntOrVar]>,
+    ) -> Result<Vec<Task>, ModelError> {
+        if lengths.len() != origins.len() {
+            return Err(ModelError::LengthMismatch {
+                what: "task lengths",
+                expected: origins.len(),
+                found: lengths.len(),
+            });
+        }
+        for &t in lengths.iter().chain(heights.unwrap_or(&[])) {
+            match t {
+                IntOrVar::Var(v) => self.restrict(v, |a| a >= 0)?,
+                IntOrVar::Int(c) => {
+                    fits_32(constraint, c)?;
+                    if c < 0 {
+                        return Err(invalid(
+                            constraint,
+                            format!("the length or height {c} is negative"),
+                        ));
+                    }
+                }
+            }
+        }
+        let origins = scope.list(origins);
+        Ok((0..origins.len())
+            .map(|i| Task {
+                origin: origins[i],
+                length: scope.term(lengths[i]),
+                height: heights.map_or(Term::Const(1), |h| scope.term(h[i])),
+            })
+            .collect())
     }
 
     /// Keeps, at posting, the values `start..start + len` of each variable.
