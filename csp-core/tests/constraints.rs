@@ -5,7 +5,7 @@
 //! expression language, input validation, and node counts on queens posted as intensions.
 
 use csp_core::{
-    Cmp, Domain, Expr, ExprOp, Model, ModelError, Outcome, SearchConfig, Solver, Strategy as SearchStrategy,
+    Cmp, Expr, ExprOp, Model, ModelError, Outcome, SearchConfig, Solver, Strategy as SearchStrategy,
     TableCell, Tuples, VarId,
 };
 use proptest::prelude::*;
@@ -13,7 +13,7 @@ use proptest::prelude::*;
 #[path = "support/all_strategies.rs"]
 mod all_strategies;
 
-use all_strategies::{check_all_strategies, solver};
+use all_strategies::{Oracle, check_all_strategies, solver};
 
 // ----- constraints as data, with an evaluation of their own -----
 
@@ -143,7 +143,7 @@ fn ev(e: &Ex, s: &[i32]) -> Option<i64> {
     }
 }
 
-impl Con {
+impl Oracle for Con {
     fn holds(&self, s: &[i32]) -> bool {
         match self {
             Con::Table {
@@ -246,58 +246,7 @@ fn to_expr(e: &Ex, v: &[VarId]) -> Expr {
 
 // ----- random models -----
 
-#[derive(Clone, Debug)]
-struct Spec {
-    domains: Vec<Vec<i32>>,
-    givens: Vec<Option<i32>>,
-    cons: Vec<Con>,
-}
-
-impl Spec {
-    fn model(&self) -> Model {
-        let mut m = Model::new();
-        let v: Vec<VarId> = self
-            .domains
-            .iter()
-            .map(|d| m.add_var(Domain::from_values(d.iter().copied()).unwrap()))
-            .collect();
-        for (&x, g) in v.iter().zip(&self.givens) {
-            if let Some(g) = *g {
-                m.fix(x, g).unwrap();
-            }
-        }
-        for c in &self.cons {
-            c.post(&mut m, &v).expect("a valid constraint");
-        }
-        m
-    }
-
-    fn brute_force(&self) -> Vec<Vec<i32>> {
-        let n = self.domains.len();
-        let mut out = Vec::new();
-        let mut at = vec![0usize; n];
-        loop {
-            let s: Vec<i32> = (0..n).map(|i| self.domains[i][at[i]]).collect();
-            let givens_ok = s.iter().zip(&self.givens).all(|(a, g)| g.is_none_or(|g| g == *a));
-            if givens_ok && self.cons.iter().all(|c| c.holds(&s)) {
-                out.push(s);
-            }
-            let mut i = n;
-            loop {
-                if i == 0 {
-                    out.sort();
-                    return out;
-                }
-                i -= 1;
-                at[i] += 1;
-                if at[i] < self.domains[i].len() {
-                    break;
-                }
-                at[i] = 0;
-            }
-        }
-    }
-}
+type Spec = all_strategies::Spec<Con>;
 
 fn domain() -> impl Strategy<Value = Vec<i32>> {
     prop::collection::btree_set(-3i32..=4, 1..=4).prop_map(|s| s.into_iter().collect())
@@ -468,16 +417,7 @@ fn spec_over(
                         }
                     }
                 }
-                let givens = givens
-                    .iter()
-                    .zip(&domains)
-                    .map(|(g, d)| g.map(|i| d[i.index(d.len())]))
-                    .collect();
-                Spec {
-                    domains,
-                    givens,
-                    cons,
-                }
+                Spec::new(domains, givens, cons)
             })
     })
 }

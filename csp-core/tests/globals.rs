@@ -5,13 +5,13 @@
 //! independent reading of each definition accepts. Each solution passes the constraints'
 //! own checks, runs are deterministic, and malformed arguments are errors, never panics.
 
-use csp_core::{Automaton, Domain, IntOrVar, Mdd, Model, ModelError, Order, Outcome, SearchConfig, VarId};
+use csp_core::{Automaton, IntOrVar, Mdd, Model, ModelError, Order, Outcome, SearchConfig, VarId};
 use proptest::prelude::*;
 
 #[path = "support/all_strategies.rs"]
 mod all_strategies;
 
-use all_strategies::{check_all_strategies, enumeration_stats, solver};
+use all_strategies::{Oracle, check_all_strategies, enumeration_stats, solver};
 
 // ----- the constraints as data, with definitions of their own -----
 
@@ -161,7 +161,7 @@ fn count_in(xs: &[usize], s: &[i32], values: &[i32]) -> i32 {
     xs.iter().filter(|&&x| values.contains(&s[x])).count() as i32
 }
 
-impl G {
+impl Oracle for G {
     fn holds(&self, s: &[i32]) -> bool {
         let vals = |xs: &[usize]| xs.iter().map(|&x| s[x]).collect::<Vec<i32>>();
         match self {
@@ -349,58 +349,7 @@ impl G {
 
 // ----- random models -----
 
-#[derive(Clone, Debug)]
-struct Spec {
-    domains: Vec<Vec<i32>>,
-    givens: Vec<Option<i32>>,
-    cons: Vec<G>,
-}
-
-impl Spec {
-    fn model(&self) -> Model {
-        let mut m = Model::new();
-        let v: Vec<VarId> = self
-            .domains
-            .iter()
-            .map(|d| m.add_var(Domain::from_values(d.iter().copied()).unwrap()))
-            .collect();
-        for (&x, g) in v.iter().zip(&self.givens) {
-            if let Some(g) = *g {
-                m.fix(x, g).unwrap();
-            }
-        }
-        for c in &self.cons {
-            c.post(&mut m, &v).expect("a valid constraint");
-        }
-        m
-    }
-
-    fn brute_force(&self) -> Vec<Vec<i32>> {
-        let n = self.domains.len();
-        let mut out = Vec::new();
-        let mut at = vec![0usize; n];
-        loop {
-            let s: Vec<i32> = (0..n).map(|i| self.domains[i][at[i]]).collect();
-            let givens_ok = s.iter().zip(&self.givens).all(|(a, g)| g.is_none_or(|g| g == *a));
-            if givens_ok && self.cons.iter().all(|c| c.holds(&s)) {
-                out.push(s);
-            }
-            let mut i = n;
-            loop {
-                if i == 0 {
-                    out.sort();
-                    return out;
-                }
-                i -= 1;
-                at[i] += 1;
-                if at[i] < self.domains[i].len() {
-                    break;
-                }
-                at[i] = 0;
-            }
-        }
-    }
-}
+type Spec = all_strategies::Spec<G>;
 
 /// Random specs: `sizes` variables with domains of 1 to `width` values in `values`, one
 /// or two constraints from `cons(n)`, and a given now and then.
@@ -419,18 +368,7 @@ fn spec(
             prop::collection::vec(prop::option::weighted(0.1, any::<prop::sample::Index>()), n),
             prop::collection::vec(cons(n), 1..=2),
         )
-            .prop_map(|(domains, givens, cons): (Vec<Vec<i32>>, _, _)| {
-                let givens = givens
-                    .iter()
-                    .zip(&domains)
-                    .map(|(g, d)| g.map(|i| d[i.index(d.len())]))
-                    .collect();
-                Spec {
-                    domains,
-                    givens,
-                    cons,
-                }
-            })
+            .prop_map(|(domains, givens, cons): (Vec<Vec<i32>>, _, _)| Spec::new(domains, givens, cons))
     })
 }
 

@@ -3,7 +3,7 @@
 
 use crate::constraints::retain_where;
 use crate::constraints::scratch::with_scratch;
-use crate::propagation::{Conflict, Event, PropagationContext, Propagator, Wake};
+use crate::propagation::{Conflict, Event, PropagationContext, Propagator};
 use crate::var::VarId;
 
 /// All of `vars` (distinct) are equal.
@@ -47,10 +47,6 @@ impl Propagator for AllEqual {
             }
             Ok(())
         })
-    }
-
-    fn wake(&self) -> Wake {
-        Wake::OnChange
     }
 
     fn is_idempotent(&self) -> bool {

@@ -4,11 +4,12 @@
 //! in; the loads add up to the total size; an item too large for what a bin has left
 //! leaves it, and an item a bin cannot reach its minimum without goes in. O(items x bins).
 
+use crate::constraints::exact_once_complete;
 use crate::constraints::forward_check_last;
-use crate::constraints::retain_range;
 use crate::constraints::scope::Arg;
 use crate::constraints::scratch::with_scratch;
-use crate::propagation::{Conflict, Event, Priority, PropagationContext, Propagator, Wake};
+use crate::constraints::{bounds, retain_range};
+use crate::propagation::{Conflict, Event, Priority, PropagationContext, Propagator};
 use crate::var::VarId;
 
 /// Items of `sizes` (non-negative) in bins `first..first + loads.len()`.
@@ -100,14 +101,12 @@ impl Propagator for BinPacking {
             }
             let (mut sum_min, mut sum_max) = (0i64, 0i64);
             for l in &self.loads {
-                sum_min += i64::from(ctx.min(l.var).ok_or(Conflict)?);
-                sum_max += i64::from(ctx.max(l.var).ok_or(Conflict)?);
+                let (lo, hi) = bounds(ctx, l.var)?;
+                sum_min += lo;
+                sum_max += hi;
             }
             for l in &self.loads {
-                let (lo, hi) = (
-                    i64::from(ctx.min(l.var).ok_or(Conflict)?),
-                    i64::from(ctx.max(l.var).ok_or(Conflict)?),
-                );
+                let (lo, hi) = bounds(ctx, l.var)?;
                 retain_range(
                     ctx,
                     l.var,
@@ -125,10 +124,10 @@ impl Propagator for BinPacking {
                     if !ctx.contains(x.var, a) {
                         continue;
                     }
-                    let l = self.loads[b].var;
-                    if required[b] + size > i64::from(ctx.max(l).ok_or(Conflict)?) {
+                    let (lo, hi) = bounds(ctx, self.loads[b].var)?;
+                    if required[b] + size > hi {
                         ctx.remove(x.var, a)?;
-                    } else if possible[b] - size < i64::from(ctx.min(l).ok_or(Conflict)?) {
+                    } else if possible[b] - size < lo {
                         ctx.fix(x.var, a)?;
                         break;
                     }
@@ -139,21 +138,11 @@ impl Propagator for BinPacking {
         forward_check_last(ctx, &self.scope, |values| self.check(values))
     }
 
-    fn wake(&self) -> Wake {
-        Wake::OnChange
-    }
-
     fn priority(&self) -> Priority {
         Priority::Slow
     }
 
-    fn is_consistent(&self, local: usize, value: i32, assigned: &dyn Fn(usize) -> Option<i32>) -> bool {
-        super::consistent_when_complete(self, local, value, assigned)
-    }
-
-    fn prunes_exactly(&self) -> bool {
-        true
-    }
+    exact_once_complete!();
 
     fn name(&self) -> &str {
         "binPacking"

@@ -10,10 +10,11 @@
 //! - [`ChannelValue`]: `bools[i] = 1 <=> value = i + start` (exactly one is 1); generalised
 //!   arc consistency.
 
+use crate::constraints::exact_once_complete;
 use crate::constraints::forward_check_last;
 use crate::constraints::retain_where;
 use crate::constraints::scope::Arg;
-use crate::propagation::{Conflict, Event, PropagationContext, Propagator, Wake};
+use crate::propagation::{Conflict, Event, PropagationContext, Propagator};
 use crate::var::VarId;
 
 /// `xs[i] = j + start_y => ys[j] = i + start_x` (and `<=` when `both_ways`). One list
@@ -116,17 +117,7 @@ impl Propagator for Channel {
         forward_check_last(ctx, &self.scope, |values| self.check(values))
     }
 
-    fn wake(&self) -> Wake {
-        Wake::OnChange
-    }
-
-    fn is_consistent(&self, local: usize, value: i32, assigned: &dyn Fn(usize) -> Option<i32>) -> bool {
-        super::consistent_when_complete(self, local, value, assigned)
-    }
-
-    fn prunes_exactly(&self) -> bool {
-        true
-    }
+    exact_once_complete!();
 
     fn name(&self) -> &str {
         "channel"
@@ -194,17 +185,7 @@ impl Propagator for ChannelValue {
         forward_check_last(ctx, &self.scope, |values| self.check(values))
     }
 
-    fn wake(&self) -> Wake {
-        Wake::OnChange
-    }
-
-    fn is_consistent(&self, local: usize, value: i32, assigned: &dyn Fn(usize) -> Option<i32>) -> bool {
-        super::consistent_when_complete(self, local, value, assigned)
-    }
-
-    fn prunes_exactly(&self) -> bool {
-        true
-    }
+    exact_once_complete!();
 
     fn name(&self) -> &str {
         "channel"

@@ -10,10 +10,11 @@
 //! closed cycle sends every other vertex to its loop; and the size lies between the
 //! vertices that cannot loop and those that can be on the circuit. O(n) per run.
 
+use crate::constraints::exact_once_complete;
 use crate::constraints::forward_check_last;
 use crate::constraints::scope::{Arg, Term};
 use crate::constraints::scratch::with_scratch;
-use crate::propagation::{Conflict, Event, PropagationContext, Propagator, Wake};
+use crate::propagation::{Conflict, Event, PropagationContext, Propagator};
 use crate::var::VarId;
 
 const NONE: u32 = u32::MAX;
@@ -231,17 +232,7 @@ impl Propagator for Circuit {
         forward_check_last(ctx, &self.scope, |values| self.check(values))
     }
 
-    fn wake(&self) -> Wake {
-        Wake::OnChange
-    }
-
-    fn is_consistent(&self, local: usize, value: i32, assigned: &dyn Fn(usize) -> Option<i32>) -> bool {
-        super::consistent_when_complete(self, local, value, assigned)
-    }
-
-    fn prunes_exactly(&self) -> bool {
-        true
-    }
+    exact_once_complete!();
 
     fn name(&self) -> &str {
         "circuit"

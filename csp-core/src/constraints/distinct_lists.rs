@@ -3,9 +3,10 @@
 //! none fails, and a single one must differ, so a fixed side's value leaves the other side
 //! (generalised arc consistency on each pair; the pairs are not reasoned about together).
 
+use crate::constraints::exact_once_complete;
 use crate::constraints::forward_check_last;
 use crate::constraints::scope::Arg;
-use crate::propagation::{Conflict, Event, PropagationContext, Propagator, Wake};
+use crate::propagation::{Conflict, Event, PropagationContext, Propagator};
 use crate::var::VarId;
 
 /// The lists (of [`Arg`]s into `scope`) are pairwise distinct.
@@ -88,17 +89,7 @@ impl Propagator for DistinctLists {
         forward_check_last(ctx, &self.scope, |values| self.check(values))
     }
 
-    fn wake(&self) -> Wake {
-        Wake::OnChange
-    }
-
-    fn is_consistent(&self, local: usize, value: i32, assigned: &dyn Fn(usize) -> Option<i32>) -> bool {
-        super::consistent_when_complete(self, local, value, assigned)
-    }
-
-    fn prunes_exactly(&self) -> bool {
-        true
-    }
+    exact_once_complete!();
 
     fn name(&self) -> &str {
         "allDifferent(lists)"

@@ -10,11 +10,12 @@
 //! every position before it must be able to be equal, and there `x_i <= max(y_i)` and
 //! `y_i >= min(x_i)`, strictly when `T[i + 1]` is false. Positions after it are free.
 
+use crate::constraints::exact_once_complete;
 use crate::constraints::forward_check_last;
-use crate::constraints::retain_range;
 use crate::constraints::scope::Arg;
 use crate::constraints::scratch::with_scratch;
-use crate::propagation::{Conflict, Event, PropagationContext, Propagator, Wake};
+use crate::constraints::{bounds, retain_range};
+use crate::propagation::{Conflict, Event, PropagationContext, Propagator};
 use crate::var::VarId;
 
 /// `x <lex y` (`strict`) or `x <=lex y`, over lists of one length.
@@ -94,10 +95,7 @@ impl Propagator for Lex {
                     continue;
                 }
                 let gap = i64::from(!suffix[i + 1]);
-                let (x_min, y_max) = (
-                    i64::from(ctx.min(x).ok_or(Conflict)?),
-                    i64::from(ctx.max(y).ok_or(Conflict)?),
-                );
+                let (x_min, y_max) = (bounds(ctx, x)?.0, bounds(ctx, y)?.1);
                 retain_range(ctx, x, i64::MIN, y_max - gap)?;
                 retain_range(ctx, y, x_min + gap, i64::MAX)?;
                 if Self::can_less(ctx, x, y)? {
@@ -113,17 +111,7 @@ impl Propagator for Lex {
         Ok(())
     }
 
-    fn wake(&self) -> Wake {
-        Wake::OnChange
-    }
-
-    fn is_consistent(&self, local: usize, value: i32, assigned: &dyn Fn(usize) -> Option<i32>) -> bool {
-        super::consistent_when_complete(self, local, value, assigned)
-    }
-
-    fn prunes_exactly(&self) -> bool {
-        true
-    }
+    exact_once_complete!();
 
     fn name(&self) -> &str {
         "lex"

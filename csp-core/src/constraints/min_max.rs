@@ -2,10 +2,11 @@
 //! result keeps only values some variable can take, and when a single variable can still
 //! reach the result's range, it is the one that takes the result's value.
 
+use crate::constraints::exact_once_complete;
 use crate::constraints::scope::Arg;
 use crate::constraints::scratch::with_scratch;
-use crate::constraints::{forward_check_last, retain_range, retain_where};
-use crate::propagation::{Conflict, Event, PropagationContext, Propagator, Wake};
+use crate::constraints::{bounds, forward_check_last, retain_range, retain_where};
+use crate::propagation::{Conflict, Event, PropagationContext, Propagator};
 use crate::var::VarId;
 
 /// `result = min(list)`, or `max(list)` when `is_max`.
@@ -25,13 +26,6 @@ impl MinMax {
             result,
             is_max,
         }
-    }
-
-    fn bounds(ctx: &PropagationContext<'_>, x: VarId) -> Result<(i64, i64), Conflict> {
-        Ok((
-            i64::from(ctx.min(x).ok_or(Conflict)?),
-            i64::from(ctx.max(x).ok_or(Conflict)?),
-        ))
     }
 }
 
@@ -55,7 +49,7 @@ impl Propagator for MinMax {
             (i64::MAX, i64::MAX)
         };
         for x in &self.list {
-            let (a, b) = Self::bounds(ctx, x.var)?;
+            let (a, b) = bounds(ctx, x.var)?;
             if self.is_max {
                 lo = lo.max(a);
                 hi = hi.max(b);
@@ -77,7 +71,7 @@ impl Propagator for MinMax {
             }
             Ok(())
         })?;
-        let (m_lo, m_hi) = Self::bounds(ctx, m)?;
+        let (m_lo, m_hi) = bounds(ctx, m)?;
         // Every variable is on the right side of the result.
         for x in &self.list {
             if self.is_max {
@@ -88,7 +82,7 @@ impl Propagator for MinMax {
         }
         // The variables that can still be the extreme.
         let reaches = |ctx: &PropagationContext<'_>, x: VarId| -> Result<bool, Conflict> {
-            let (a, b) = Self::bounds(ctx, x)?;
+            let (a, b) = bounds(ctx, x)?;
             Ok(if self.is_max { b >= m_lo } else { a <= m_hi })
         };
         let mut only = None;
@@ -112,17 +106,7 @@ impl Propagator for MinMax {
         forward_check_last(ctx, &self.scope, |values| self.check(values))
     }
 
-    fn wake(&self) -> Wake {
-        Wake::OnChange
-    }
-
-    fn is_consistent(&self, local: usize, value: i32, assigned: &dyn Fn(usize) -> Option<i32>) -> bool {
-        super::consistent_when_complete(self, local, value, assigned)
-    }
-
-    fn prunes_exactly(&self) -> bool {
-        true
-    }
+    exact_once_complete!();
 
     fn name(&self) -> &str {
         if self.is_max { "maximum" } else { "minimum" }

@@ -165,6 +165,15 @@ pub(crate) fn forward_check_last(
     Ok(())
 }
 
+/// The smallest and largest values of `var` (a conflict for an empty domain).
+#[inline]
+pub(crate) fn bounds(ctx: &PropagationContext<'_>, var: VarId) -> Result<(i64, i64), Conflict> {
+    match (ctx.min(var), ctx.max(var)) {
+        (Some(min), Some(max)) => Ok((i64::from(min), i64::from(max))),
+        _ => Err(Conflict),
+    }
+}
+
 /// Keeps only the values of `var` in `lo..=hi`.
 pub(crate) fn retain_range(
     ctx: &mut PropagationContext<'_>,
@@ -172,18 +181,7 @@ pub(crate) fn retain_range(
     lo: i64,
     hi: i64,
 ) -> Result<(), Conflict> {
-    let (Some(min), Some(max)) = (ctx.min(var), ctx.max(var)) else {
-        return Err(Conflict);
-    };
-    if lo <= i64::from(min) && i64::from(max) <= hi {
-        return Ok(());
-    }
-    if lo > hi || hi < i64::from(min) || lo > i64::from(max) {
-        return Err(Conflict);
-    }
-    let mask = range_mask(ctx, var, lo, hi);
-    ctx.retain_bits(var, &mask)?;
-    Ok(())
+    filter_range(ctx, var, lo, hi, true)
 }
 
 /// Removes the values of `var` in `lo..=hi`.
@@ -193,18 +191,29 @@ pub(crate) fn remove_range(
     lo: i64,
     hi: i64,
 ) -> Result<(), Conflict> {
-    let (Some(min), Some(max)) = (ctx.min(var), ctx.max(var)) else {
-        return Err(Conflict);
-    };
-    if lo > hi || hi < i64::from(min) || lo > i64::from(max) {
-        return Ok(());
-    }
-    if lo <= i64::from(min) && i64::from(max) <= hi {
-        return Err(Conflict);
+    filter_range(ctx, var, lo, hi, false)
+}
+
+/// Keeps the values of `var` inside `lo..=hi` (`inside`) or outside it.
+fn filter_range(
+    ctx: &mut PropagationContext<'_>,
+    var: VarId,
+    lo: i64,
+    hi: i64,
+    inside: bool,
+) -> Result<(), Conflict> {
+    let (min, max) = bounds(ctx, var)?;
+    let covers = lo <= min && max <= hi;
+    let misses = lo > hi || hi < min || lo > max;
+    if covers || misses {
+        // All in or all out.
+        return if covers == inside { Ok(()) } else { Err(Conflict) };
     }
     let mut mask = range_mask(ctx, var, lo, hi);
-    for word in &mut mask {
-        *word = !*word;
+    if !inside {
+        for word in &mut mask {
+            *word = !*word;
+        }
     }
     ctx.retain_bits(var, &mask)?;
     Ok(())
@@ -267,6 +276,24 @@ pub(crate) fn retain_where(
     }
     ctx.retain_bits(var, &mask)
 }
+
+/// The [`Propagator::is_consistent`] and [`Propagator::prunes_exactly`] of a propagator
+/// that checks complete assignments with [`Propagator::check`]: under inference `none`,
+/// exact once the rest of the scope is assigned ([`consistent_when_complete`]); under
+/// forward checking and MAC, exact because each run ends exact once one variable is left
+/// (by [`forward_check_last`], or by its own strength).
+macro_rules! exact_once_complete {
+    () => {
+        fn is_consistent(&self, local: usize, value: i32, assigned: &dyn Fn(usize) -> Option<i32>) -> bool {
+            $crate::constraints::consistent_when_complete(self, local, value, assigned)
+        }
+
+        fn prunes_exactly(&self) -> bool {
+            true
+        }
+    };
+}
+pub(crate) use exact_once_complete;
 
 /// [`Propagator::is_consistent`] exact once every other variable of the scope is
 /// assigned, through [`Propagator::check`].

@@ -7,8 +7,9 @@
 //! takes `s`. `covered` amounts to the last value being taken (the chain then takes the
 //! others before it): it fails when no variable can take it and fixes the only one that can.
 
+use crate::constraints::exact_once_complete;
 use crate::constraints::forward_check_last;
-use crate::propagation::{Conflict, Event, PropagationContext, Propagator, Wake};
+use crate::propagation::{Conflict, Event, PropagationContext, Propagator};
 use crate::var::VarId;
 
 /// Value precedence over the sequence `list` (positions into `scope`).
@@ -103,17 +104,7 @@ impl Propagator for Precedence {
         forward_check_last(ctx, &self.scope, |values| self.check(values))
     }
 
-    fn wake(&self) -> Wake {
-        Wake::OnChange
-    }
-
-    fn is_consistent(&self, local: usize, value: i32, assigned: &dyn Fn(usize) -> Option<i32>) -> bool {
-        super::consistent_when_complete(self, local, value, assigned)
-    }
-
-    fn prunes_exactly(&self) -> bool {
-        true
-    }
+    exact_once_complete!();
 
     fn name(&self) -> &str {
         "precedence"

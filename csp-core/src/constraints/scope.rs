@@ -84,7 +84,7 @@ impl Term {
     pub(crate) fn min(self, ctx: &PropagationContext<'_>) -> Result<i64, Conflict> {
         match self {
             Term::Const(c) => Ok(c),
-            Term::Var(a) => ctx.min(a.var).map(i64::from).ok_or(Conflict),
+            Term::Var(a) => Ok(super::bounds(ctx, a.var)?.0),
         }
     }
 
@@ -93,7 +93,7 @@ impl Term {
     pub(crate) fn max(self, ctx: &PropagationContext<'_>) -> Result<i64, Conflict> {
         match self {
             Term::Const(c) => Ok(c),
-            Term::Var(a) => ctx.max(a.var).map(i64::from).ok_or(Conflict),
+            Term::Var(a) => Ok(super::bounds(ctx, a.var)?.1),
         }
     }
 

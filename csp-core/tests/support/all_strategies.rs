@@ -4,7 +4,10 @@
 // Each test crate that includes this module uses part of it.
 #![allow(dead_code)]
 
-use csp_core::{Model, Outcome, Restarts, SearchConfig, Solver, Stats, Strategy as SearchStrategy};
+use csp_core::{
+    Domain, Model, ModelError, Outcome, Restarts, SearchConfig, Solver, Stats, Strategy as SearchStrategy,
+    VarId,
+};
 use proptest::prelude::*;
 
 /// A solver for `model` (the configurations are all valid).
@@ -76,5 +79,87 @@ pub fn enumeration_stats(model: &Model, config: SearchConfig) -> Stats {
     Stats {
         elapsed: Default::default(),
         ..s.stats().clone()
+    }
+}
+
+/// A constraint of a test, with a definition of its own (the oracle) and its posting.
+pub trait Oracle {
+    /// Whether the complete assignment `s` (one value per variable) satisfies it.
+    fn holds(&self, s: &[i32]) -> bool;
+    /// Posts it on the variables `v`.
+    fn post(&self, m: &mut Model, v: &[VarId]) -> Result<(), ModelError>;
+}
+
+/// A random model: domains, givens and constraints.
+#[derive(Clone, Debug)]
+pub struct Spec<C> {
+    pub domains: Vec<Vec<i32>>,
+    pub givens: Vec<Option<i32>>,
+    pub cons: Vec<C>,
+}
+
+impl<C: Oracle> Spec<C> {
+    /// A spec whose givens are drawn as indices into the domains.
+    pub fn new(
+        domains: Vec<Vec<i32>>,
+        givens: Vec<Option<proptest::sample::Index>>,
+        cons: Vec<C>,
+    ) -> Spec<C> {
+        let givens = givens
+            .iter()
+            .zip(&domains)
+            .map(|(g, d)| g.map(|i| d[i.index(d.len())]))
+            .collect();
+        Spec {
+            domains,
+            givens,
+            cons,
+        }
+    }
+
+    /// The model, every constraint posted.
+    pub fn model(&self) -> Model {
+        let mut m = Model::new();
+        let v: Vec<VarId> = self
+            .domains
+            .iter()
+            .map(|d| m.add_var(Domain::from_values(d.iter().copied()).unwrap()))
+            .collect();
+        for (&x, g) in v.iter().zip(&self.givens) {
+            if let Some(g) = *g {
+                m.fix(x, g).unwrap();
+            }
+        }
+        for c in &self.cons {
+            c.post(&mut m, &v).expect("a valid constraint");
+        }
+        m
+    }
+
+    /// Every assignment of the domains that the givens and the oracles accept, sorted.
+    pub fn brute_force(&self) -> Vec<Vec<i32>> {
+        let n = self.domains.len();
+        let mut out = Vec::new();
+        let mut at = vec![0usize; n];
+        loop {
+            let s: Vec<i32> = (0..n).map(|i| self.domains[i][at[i]]).collect();
+            let givens_ok = s.iter().zip(&self.givens).all(|(a, g)| g.is_none_or(|g| g == *a));
+            if givens_ok && self.cons.iter().all(|c| c.holds(&s)) {
+                out.push(s);
+            }
+            let mut i = n;
+            loop {
+                if i == 0 {
+                    out.sort();
+                    return out;
+                }
+                i -= 1;
+                at[i] += 1;
+                if at[i] < self.domains[i].len() {
+                    break;
+                }
+                at[i] = 0;
+            }
+        }
     }
 }

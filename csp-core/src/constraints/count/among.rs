@@ -3,9 +3,10 @@
 //! undecided variables are decided (bounds consistency on the counter, generalised arc
 //! consistency on the list when its variables are distinct and the counter is apart).
 
+use crate::constraints::exact_once_complete;
 use crate::constraints::scope::Arg;
-use crate::constraints::{forward_check_last, retain_range, retain_where};
-use crate::propagation::{Conflict, Event, PropagationContext, Propagator, Wake};
+use crate::constraints::{bounds, forward_check_last, retain_range, retain_where};
+use crate::propagation::{Conflict, Event, PropagationContext, Propagator};
 use crate::var::VarId;
 
 /// `counter = #{i : list[i] in values}`.
@@ -83,10 +84,7 @@ impl Propagator for Among {
         }
         let c = self.counter.var;
         retain_range(ctx, c, sure, possible)?;
-        let (lo, hi) = (
-            i64::from(ctx.min(c).ok_or(Conflict)?),
-            i64::from(ctx.max(c).ok_or(Conflict)?),
-        );
+        let (lo, hi) = bounds(ctx, c)?;
         if sure < possible && (hi == sure || lo == possible) {
             // Every undecided variable goes out of the set (hi == sure) or into it.
             let into = lo == possible;
@@ -99,17 +97,7 @@ impl Propagator for Among {
         forward_check_last(ctx, &self.scope, |values| self.check(values))
     }
 
-    fn wake(&self) -> Wake {
-        Wake::OnChange
-    }
-
-    fn is_consistent(&self, local: usize, value: i32, assigned: &dyn Fn(usize) -> Option<i32>) -> bool {
-        crate::constraints::consistent_when_complete(self, local, value, assigned)
-    }
-
-    fn prunes_exactly(&self) -> bool {
-        true
-    }
+    exact_once_complete!();
 
     fn name(&self) -> &str {
         "count"

@@ -3,10 +3,11 @@
 //! of `value` whose bounds miss the counter's go, and the counter keeps the hull of the
 //! bounds. Once `value` is fixed, the undecided variables are decided as for `count`.
 
+use crate::constraints::exact_once_complete;
 use crate::constraints::scope::Arg;
 use crate::constraints::scratch::with_scratch;
-use crate::constraints::{forward_check_last, retain_range, retain_where};
-use crate::propagation::{Conflict, Event, PropagationContext, Propagator, Wake};
+use crate::constraints::{bounds, forward_check_last, retain_range, retain_where};
+use crate::propagation::{Conflict, Event, PropagationContext, Propagator};
 use crate::var::VarId;
 
 /// `counter = #{i : list[i] == value}`.
@@ -59,10 +60,7 @@ impl Propagator for CountVar {
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>, _event: Event) -> Result<(), Conflict> {
         let (y, c) = (self.value.var, self.counter.var);
-        let (c_lo, c_hi) = (
-            i64::from(ctx.min(c).ok_or(Conflict)?),
-            i64::from(ctx.max(c).ok_or(Conflict)?),
-        );
+        let (c_lo, c_hi) = bounds(ctx, c)?;
         let (mut lo, mut hi) = (i64::MAX, i64::MIN);
         with_scratch(|s| {
             s.values.clear();
@@ -84,10 +82,7 @@ impl Propagator for CountVar {
         if ctx.size(y) == 1 {
             let a = ctx.min(y).ok_or(Conflict)?;
             let (sure, possible) = self.bounds(ctx, a);
-            let (c_lo, c_hi) = (
-                i64::from(ctx.min(c).ok_or(Conflict)?),
-                i64::from(ctx.max(c).ok_or(Conflict)?),
-            );
+            let (c_lo, c_hi) = bounds(ctx, c)?;
             if sure < possible && (c_hi == sure || c_lo == possible) {
                 let into = c_lo == possible;
                 for x in &self.list {
@@ -105,17 +100,7 @@ impl Propagator for CountVar {
         forward_check_last(ctx, &self.scope, |values| self.check(values))
     }
 
-    fn wake(&self) -> Wake {
-        Wake::OnChange
-    }
-
-    fn is_consistent(&self, local: usize, value: i32, assigned: &dyn Fn(usize) -> Option<i32>) -> bool {
-        crate::constraints::consistent_when_complete(self, local, value, assigned)
-    }
-
-    fn prunes_exactly(&self) -> bool {
-        true
-    }
+    exact_once_complete!();
 
     fn name(&self) -> &str {
         "count"

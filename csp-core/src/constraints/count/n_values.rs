@@ -4,10 +4,11 @@
 //! between them; when it can be no more than the values taken already, the other
 //! variables keep only those values (and the excepted ones).
 
+use crate::constraints::exact_once_complete;
 use crate::constraints::scope::Arg;
 use crate::constraints::scratch::with_scratch;
 use crate::constraints::{forward_check_last, retain_range, retain_where};
-use crate::propagation::{Conflict, Event, PropagationContext, Propagator, Wake};
+use crate::propagation::{Conflict, Event, PropagationContext, Propagator};
 use crate::var::VarId;
 
 /// `counter = #{distinct values of list} \ except`.
@@ -96,17 +97,7 @@ impl Propagator for NValues {
         forward_check_last(ctx, &self.scope, |values| self.check(values))
     }
 
-    fn wake(&self) -> Wake {
-        Wake::OnChange
-    }
-
-    fn is_consistent(&self, local: usize, value: i32, assigned: &dyn Fn(usize) -> Option<i32>) -> bool {
-        crate::constraints::consistent_when_complete(self, local, value, assigned)
-    }
-
-    fn prunes_exactly(&self) -> bool {
-        true
-    }
+    exact_once_complete!();
 
     fn name(&self) -> &str {
         "nValues"

@@ -9,10 +9,11 @@
 
 use smallvec::SmallVec;
 
+use crate::constraints::exact_once_complete;
 use crate::constraints::forward_check_last;
 use crate::constraints::scope::Arg;
 use crate::constraints::scratch::with_scratch;
-use crate::propagation::{Conflict, Event, PropagationContext, Propagator, Wake};
+use crate::propagation::{Conflict, Event, PropagationContext, Propagator};
 use crate::var::VarId;
 
 /// An edge between two nodes (global indices) of consecutive layers.
@@ -231,21 +232,11 @@ impl Propagator for LayeredGraph {
         Ok(())
     }
 
-    fn wake(&self) -> Wake {
-        Wake::OnChange
-    }
-
     fn is_idempotent(&self) -> bool {
         !self.repeats
     }
 
-    fn is_consistent(&self, local: usize, value: i32, assigned: &dyn Fn(usize) -> Option<i32>) -> bool {
-        crate::constraints::consistent_when_complete(self, local, value, assigned)
-    }
-
-    fn prunes_exactly(&self) -> bool {
-        true
-    }
+    exact_once_complete!();
 
     fn name(&self) -> &str {
         self.name

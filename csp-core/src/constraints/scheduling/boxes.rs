@@ -5,8 +5,9 @@
 //! bounds (the pairwise rule of one machine, in its dimension). O(n^2 k) per run.
 
 use super::task::{Bounds, Task, precede};
+use crate::constraints::exact_once_complete;
 use crate::constraints::forward_check_last;
-use crate::propagation::{Conflict, Event, Priority, PropagationContext, Propagator, Wake};
+use crate::propagation::{Conflict, Event, Priority, PropagationContext, Propagator};
 use crate::var::VarId;
 
 /// Boxes: `boxes[i][d]` is box `i` along dimension `d` (a task with height 1).
@@ -100,21 +101,11 @@ impl Propagator for NoOverlapBoxes {
         forward_check_last(ctx, &self.scope, |values| self.check(values))
     }
 
-    fn wake(&self) -> Wake {
-        Wake::OnChange
-    }
-
     fn priority(&self) -> Priority {
         Priority::Slow
     }
 
-    fn is_consistent(&self, local: usize, value: i32, assigned: &dyn Fn(usize) -> Option<i32>) -> bool {
-        crate::constraints::consistent_when_complete(self, local, value, assigned)
-    }
-
-    fn prunes_exactly(&self) -> bool {
-        true
-    }
+    exact_once_complete!();
 
     fn name(&self) -> &str {
         "noOverlap"

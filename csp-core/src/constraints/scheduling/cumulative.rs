@@ -9,10 +9,11 @@
 //! pairwise disjunctive rule. O(n^2) per run, O(n log n) for the profile.
 
 use super::task::{Task, disjunctive_pair};
+use crate::constraints::exact_once_complete;
 use crate::constraints::scope::Term;
 use crate::constraints::scratch::with_scratch;
 use crate::constraints::{forward_check_last, remove_range};
-use crate::propagation::{Conflict, Event, Priority, PropagationContext, Propagator, Wake};
+use crate::propagation::{Conflict, Event, Priority, PropagationContext, Propagator};
 use crate::var::VarId;
 
 /// Tasks sharing a resource of capacity `peak`.
@@ -143,21 +144,11 @@ impl Propagator for Cumulative {
         forward_check_last(ctx, &self.scope, |values| self.check(values))
     }
 
-    fn wake(&self) -> Wake {
-        Wake::OnChange
-    }
-
     fn priority(&self) -> Priority {
         Priority::Slow
     }
 
-    fn is_consistent(&self, local: usize, value: i32, assigned: &dyn Fn(usize) -> Option<i32>) -> bool {
-        crate::constraints::consistent_when_complete(self, local, value, assigned)
-    }
-
-    fn prunes_exactly(&self) -> bool {
-        true
-    }
+    exact_once_complete!();
 
     fn name(&self) -> &str {
         "cumulative"

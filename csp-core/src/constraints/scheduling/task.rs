@@ -1,8 +1,8 @@
 //! A task as the scheduling propagators see it: an origin variable, a length and a height
 //! (constants or variables), and their bounds in the current domains.
 
-use crate::constraints::retain_range;
 use crate::constraints::scope::{Arg, Term};
+use crate::constraints::{bounds, retain_range};
 use crate::propagation::{Conflict, PropagationContext};
 
 /// An origin, a length (non-negative) and a height (non-negative; 1 where there is none).
@@ -40,9 +40,10 @@ impl Bounds {
 
 impl Task {
     pub(crate) fn bounds(&self, ctx: &PropagationContext<'_>) -> Result<Bounds, Conflict> {
+        let (est, lst) = bounds(ctx, self.origin.var)?;
         Ok(Bounds {
-            est: i64::from(ctx.min(self.origin.var).ok_or(Conflict)?),
-            lst: i64::from(ctx.max(self.origin.var).ok_or(Conflict)?),
+            est,
+            lst,
             len: self.length.min(ctx)?,
             height: self.height.min(ctx)?,
         })
