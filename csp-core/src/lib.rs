@@ -75,7 +75,9 @@ pub use config::{
 };
 pub use constraints::expression::{Bounds, Expr, ExprOp, Interval, RangeError};
 pub use constraints::table::Tuples;
-pub use constraints::{AllDifferent, Cmp, PermutationOverlap, PermutationOverlaps, Strength, TableCell};
+pub use constraints::{
+    AllDifferent, Automaton, Cmp, Mdd, Order, PermutationOverlap, PermutationOverlaps, Strength, TableCell,
+};
 pub use domain::Domain;
 pub use error::{ModelError, ParseNameError};
 pub use local::{Annealing, AnnealingModel, AnnealingRun, AnnealingStats, anneal};
@@ -88,4 +90,4 @@ pub use relation::{PairPredicate, Relation};
 pub use search::{Solutions, Solver};
 pub use stats::{Count, LimitKind, Outcome, Stats};
 pub use store::{DomainBits, Values};
-pub use var::VarId;
+pub use var::{IntOrVar, VarId};

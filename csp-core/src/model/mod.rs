@@ -14,6 +14,7 @@ use crate::relation::Relation;
 use crate::var::VarId;
 
 mod post;
+mod post_global;
 mod post_nary;
 
 /// A binary constraint as posted: `relation(x, y)`.
