@@ -79,10 +79,10 @@ pub use local::{Annealing, AnnealingModel, AnnealingRun, AnnealingStats, anneal}
 pub use local::{
     ConflictModel, LocalOutcome, LocalRun, LocalStats, MinConflicts, ModelConflicts, min_conflicts,
 };
-pub use model::{BinaryConstraint, Model};
+pub use model::{BinaryConstraint, Model, Objective};
 pub use propagation::{Ac3Report, Conflict, Event, Priority, PropagationContext, Propagator, Wake, ac3};
 pub use relation::{PairPredicate, Relation};
-pub use search::{Solutions, Solver};
+pub use search::{Optimum, Solutions, Solver};
 pub use stats::{Count, LimitKind, Outcome, Stats};
 pub use store::{DomainBits, Values};
 pub use var::VarId;

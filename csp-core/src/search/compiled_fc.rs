@@ -41,6 +41,9 @@ impl Solver<'_> {
         let words = if WORDS == 0 { sets.words() } else { WORDS };
         let mrv = self.config.strategy.var_order == VarOrder::Mrv;
         let clock_every = self.plan.clock_every;
+        // Optimising: the objective and its values within the bound, which no solution
+        // changes inside this loop (`branch_and_bound.rs` has the rules kept below).
+        let bound = self.store.uniform_base().and_then(|base| self.bound_word(base));
         let Solver {
             store,
             state,
@@ -118,7 +121,16 @@ impl Solver<'_> {
             let Choice::Values(cursor) = &mut top.choice else {
                 unreachable!("the compiled loop makes frames on values only");
             };
-            let untried = cursor.untried;
+            let mut untried = cursor.untried;
+            if let Some((objective, within)) = bound {
+                if store.words[objective] & within == 0 {
+                    // The level leaves the objective no value within the bound.
+                    untried = 0;
+                } else if var == objective {
+                    // Values beyond the bound are skipped, never nodes.
+                    untried &= within;
+                }
+            }
             if untried == 0 {
                 frames.pop();
                 continue;
@@ -139,6 +151,16 @@ impl Solver<'_> {
             set_bit(open, var, false);
             value[var] = a;
             *num_unassigned -= 1;
+            if let Some((objective, within)) = bound {
+                // The bound prunes before forward checking, as `decide` does.
+                let cut = store.words[objective] & !within;
+                if cut != 0 {
+                    stats.pruned += u64::from(cut.count_ones());
+                    if store.clear(objective, cut) == 0 {
+                        continue;
+                    }
+                }
+            }
             let steps = network.fc.row(var);
             let open = &open[..words];
             if clear_neighbours(&mut store, steps, sets.of(var), open, i64::from(rel), stats) {
