@@ -253,13 +253,15 @@ impl Solver<'_> {
     /// Prunes the objective's domain to the bound the decision at `level` was made under,
     /// before that decision's inference; under MAC the change is announced. Returns the
     /// number of values removed, or `None` if none is left.
-    #[inline]
+    #[inline(always)]
     pub(super) fn prune_to_bound(&mut self, level: usize) -> Option<u32> {
-        let Some(bound) = &self.bound else {
-            return Some(0);
-        };
-        let (var, window) = (bound.var, bound.decided_under[level]);
-        self.prune_objective(var, window)
+        match &self.bound {
+            None => Some(0),
+            Some(bound) => {
+                let (var, window) = (bound.var, bound.decided_under[level]);
+                self.prune_objective(var, window)
+            }
+        }
     }
 
     /// At the root of a restart: the bound in force prunes for good. Returns `false` if
@@ -278,6 +280,8 @@ impl Solver<'_> {
 
     /// Removes the values of `var` outside `window`. Returns how many, or `None` if none
     /// is left.
+    #[cold]
+    #[inline(never)]
     fn prune_objective(&mut self, var: VarId, window: Window) -> Option<u32> {
         if window == Window::ANY || !self.bound_cuts(var, window) {
             return Some(0);
@@ -305,11 +309,20 @@ impl Solver<'_> {
     /// and at once when its level leaves the objective no value within the bound (every
     /// branch would fail). A value of the objective beyond the bound is skipped: it is
     /// never a node.
-    #[inline]
+    #[inline(always)]
     pub(super) fn next_value_in_bound(&mut self) -> Option<i32> {
-        let Some(bound) = &self.bound else {
-            return self.next_value();
-        };
+        match &self.bound {
+            None => self.next_value(),
+            Some(_) => self.next_value_bounded(),
+        }
+    }
+
+    /// [`Solver::next_value_in_bound`] when optimising: out of line (cold), so that the
+    /// search without an objective keeps its loop as it was.
+    #[cold]
+    #[inline(never)]
+    fn next_value_bounded(&mut self) -> Option<i32> {
+        let bound = self.bound.as_ref().expect("optimising");
         let (var, window) = (bound.var, bound.window);
         if window == Window::ANY {
             return self.next_value();
