@@ -991,3 +991,75 @@ fn the_new_statistics_are_written_and_serialised() {
     );
     assert_eq!(m.objective(), Some(Objective::Minimize(x)));
 }
+
+// ----- Golomb rulers: optima published (OEIS A003022) -----
+
+/// A Golomb ruler of `marks` marks up to `longest`: marks `x_0 = 0 < x_1 < ...`, all
+/// the differences `x_j - x_i` distinct (one variable each, linked by a sum), the first
+/// difference shorter than the last (mirror images); the last mark is minimised.
+fn golomb(marks: usize, longest: i32) -> (Model, VarId) {
+    let mut m = Model::new();
+    let x = m.int_vars(marks, 0, longest).unwrap();
+    m.fix(x[0], 0).unwrap();
+    for pair in x.windows(2) {
+        m.post(pair[0], pair[1], Relation::Less).unwrap();
+    }
+    let mut differences = Vec::new();
+    for i in 0..marks {
+        for j in i + 1..marks {
+            let d = m.int_var(1, longest).unwrap();
+            m.linear_var(&[(1, x[j]), (-1, x[i])], Cmp::Eq, d).unwrap();
+            differences.push(d);
+        }
+    }
+    m.all_different_nary(&differences, Strength::Gac).unwrap();
+    let last_gap = *differences.last().unwrap();
+    m.post(differences[0], last_gap, Relation::Less).unwrap();
+    m.minimize(x[marks - 1]).unwrap();
+    (m, x[marks - 1])
+}
+
+/// The shortest Golomb rulers of 1 to 11 marks (OEIS A003022, with 0 for one mark).
+const GOLOMB: [i64; 11] = [0, 1, 3, 6, 11, 17, 25, 34, 44, 55, 72];
+
+#[test]
+fn golomb_rulers_of_up_to_six_marks_reach_their_published_optima() {
+    for marks in 3..=6 {
+        let (m, _) = golomb(marks, 20);
+        for strategy in ["dom-wdeg/asc/mac", "mrv/asc/fc", "static/asc/mac"] {
+            let config = SearchConfig::with_strategy(strategy.parse().unwrap());
+            let optimum = Solver::new(&m, config).unwrap().optimize().unwrap();
+            assert!(optimum.proved, "{marks} marks, {strategy}");
+            assert_eq!(
+                optimum.objective,
+                Some(GOLOMB[marks - 1]),
+                "{marks} marks, {strategy}"
+            );
+            assert!(m.is_solution(optimum.best.as_deref().unwrap()));
+        }
+    }
+}
+
+/// The measurement in `docs/performance.md`:
+/// `cargo test --release -p csp-core --test optimisation golomb_rulers_measured -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement: seconds in release"]
+fn golomb_rulers_measured() {
+    for marks in 7..=9 {
+        let (m, _) = golomb(marks, GOLOMB[marks - 1] as i32 + 10);
+        for strategy in ["dom-wdeg/asc/mac", "mrv/asc/mac"] {
+            let config = SearchConfig::with_strategy(strategy.parse().unwrap());
+            let mut solver = Solver::new(&m, config).unwrap();
+            let optimum = solver.optimize().unwrap();
+            assert_eq!(optimum.objective, Some(GOLOMB[marks - 1]));
+            let stats = solver.stats();
+            println!(
+                "{marks} marks, {strategy}: {} improvements, nodes to best {}, to proof {:?}, {:.3} s",
+                stats.solutions,
+                stats.nodes_to_best,
+                stats.nodes_to_proof,
+                stats.elapsed.as_secs_f64()
+            );
+        }
+    }
+}

@@ -10,6 +10,11 @@
 //! are a bitset, so forward checking visits just the unassigned neighbours (the set
 //! ANDed with the variable's neighbour set) and MRV scans just the unassigned
 //! variables; nothing is dispatched per node, and the statistics stay in registers.
+//!
+//! Optimising ([`super::branch_and_bound`]), it keeps the bound's rules on the
+//! objective's word: a level that leaves the objective no value within the bound ends,
+//! values beyond it are skipped, and each node prunes the objective before forward
+//! checking, as `decide` does.
 
 use super::Solver;
 use super::driver::{Phase, Step, limit_hit};
@@ -31,7 +36,8 @@ impl Solver<'_> {
         // changes inside this loop (`branch_and_bound.rs` has the rules kept below).
         let bound = self.store.uniform_base().and_then(|base| self.bound_word(base));
         // Up to 64 variables, the sets are single words and their loops unroll. The loop
-        // without a bound has no test of one (a tenth of the time of `queens count 14`).
+        // without a bound has no test of one: a test per node showed in the time of a
+        // search without an objective (docs/experiments.md, 2026-11-27).
         match (self.state.open_vars.len(), bound) {
             (1, None) => self.advance_compiled_fc_in::<1, false>((0, !0)),
             (_, None) => self.advance_compiled_fc_in::<0, false>((0, !0)),
