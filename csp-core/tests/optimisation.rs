@@ -655,6 +655,33 @@ fn check_all_configs(cop: &Cop) -> Result<(), TestCaseError> {
             );
         }
 
+        // Until the first solution no bound is set: the search is `solve`'s, node for node.
+        let capped = optimise(
+            &model,
+            SearchConfig {
+                limits: Limits {
+                    solutions: Some(1),
+                    ..Limits::default()
+                },
+                ..config.clone()
+            },
+        );
+        let mut plain = Solver::new(&model, config.clone()).unwrap();
+        let first = plain.solve();
+        prop_assert_eq!(
+            first.solution(),
+            capped.improvements.first().map(|(s, _)| &s[..]),
+            "{}: first solution",
+            name
+        );
+        let unset = |stats: &Stats| Stats {
+            objective: None,
+            nodes_to_best: 0,
+            nodes_to_proof: None,
+            ..without_time(stats)
+        };
+        prop_assert_eq!(unset(&capped.stats), unset(plain.stats()), "{}: first solution", name);
+
         // Node limits: a prefix of the same improvements, not proved; or the whole search.
         for limit in [1, 3, run.stats.nodes / 2] {
             let limited = optimise(
