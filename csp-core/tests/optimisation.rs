@@ -4,18 +4,23 @@
 //! maximised, are solved by enumeration, which checks every constraint itself. Every
 //! strategy must reach the same optimum, with solutions that check out, strictly better
 //! each time; repeat itself exactly; stop at a node limit with a prefix of the same
-//! improvements; and give the same search when every level is rebuilt by replay.
+//! improvements; and give the same search when every level is rebuilt by replay. (That the
+//! compiled forward-checking loop optimises as the general one is in `compiled_fc.rs`.)
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use csp_core::{
-    Branching, Cmp, ConfigError, Conflict, Domain, Event, LimitKind, Limits, Model, Objective, Optimum,
-    PropagationContext, Propagator, Relation, Restarts, SearchConfig, Solver, Stats,
-    Strategy as SearchStrategy, Strength, TableCell, TieBreak, VarId,
+    Branching, Cmp, ConfigError, LimitKind, Limits, Model, Objective, Optimum, Relation, Restarts,
+    SearchConfig, Solver, Stats, Strategy as SearchStrategy, Strength, TableCell, TieBreak, VarId,
 };
 use proptest::prelude::*;
+
+#[path = "common/variables.rs"]
+mod variables;
+
+use variables::add_vars;
 
 // ----- random models -----
 
@@ -155,16 +160,7 @@ impl Cop {
     /// The variables and constraints but the objective's.
     fn constraints_only(&self) -> Model {
         let mut m = Model::new();
-        let vars: Vec<VarId> = self
-            .domains
-            .iter()
-            .map(|d| m.add_var(Domain::from_values(d.iter().copied()).unwrap()))
-            .collect();
-        for (&v, g) in vars.iter().zip(&self.givens) {
-            if let Some(g) = *g {
-                m.fix(v, g).unwrap();
-            }
-        }
+        let vars = add_vars(&mut m, &self.domains, &self.givens);
         for (x, y, rel) in &self.binary {
             m.post(vars[*x], vars[*y], rel.relation()).unwrap();
         }
@@ -348,10 +344,7 @@ fn cop() -> impl Strategy<Value = Cop> {
                 hi: -cut_hi,
             }),
         ];
-        // Most models keep only the constraints a planted assignment satisfies: they have
-        // solutions. The others may have none.
-        let planted = prop::option::weighted(0.85, prop::collection::vec(any::<prop::sample::Index>(), n));
-        let parts = (
+        let drawn = (
             domains,
             givens,
             binary,
@@ -360,66 +353,79 @@ fn cop() -> impl Strategy<Value = Cop> {
             tables,
             target,
             any::<bool>(),
-        );
-        (parts, planted).prop_map(
-            |(
-                (domains, givens, mut binary, mut all_different, mut sums, mut tables, target, maximise),
-                planted,
-            )| {
-                let planted: Option<Vec<i32>> = planted.map(|ixs| {
-                    ixs.iter()
-                        .zip(&domains)
-                        .map(|(ix, d)| d[ix.index(d.len())])
-                        .collect()
-                });
-                let givens = givens
-                    .iter()
-                    .zip(&domains)
-                    .enumerate()
-                    .map(|(i, (g, d))| g.map(|ix| planted.as_ref().map_or(d[ix.index(d.len())], |p| p[i])))
-                    .collect();
-                if let Some(p) = &planted {
-                    binary.retain(|(x, y, rel)| rel.holds(p[*x], p[*y]));
-                    all_different.retain(|(scope, _)| distinct(scope, p));
-                    sums.retain(|sum| sum.holds(p));
-                    tables.retain(|table| table.holds(p));
-                }
-                // The sum's range over the domains, cut as drawn (`lo` and `hi` carry the
-                // cuts), but not past the planted assignment's sum.
-                let target = match target {
-                    Target::Sum { terms, lo, hi } => {
-                        let (mut min, mut max) = (0i64, 0i64);
-                        for &(c, x) in &terms {
-                            let (a, b) = (i64::from(domains[x][0]), i64::from(*domains[x].last().unwrap()));
-                            min += (c * a).min(c * b);
-                            max += (c * a).max(c * b);
-                        }
-                        let (mut lo, mut hi) = (min + lo, max + hi);
-                        if let Some(p) = &planted {
-                            let s = Sum::value(&terms, p);
-                            (lo, hi) = (lo.min(s), hi.max(s));
-                        }
-                        Target::Sum {
-                            terms,
-                            lo: lo.min(hi),
-                            hi,
-                        }
-                    }
-                    var => var,
-                };
-                Cop {
+        )
+            .prop_map(
+                |(domains, givens, binary, all_different, sums, tables, target, maximise)| Cop {
+                    givens: values_at(&givens, &domains),
                     domains,
-                    givens,
                     binary,
                     all_different,
                     sums,
                     tables,
                     target,
                     maximise,
-                }
-            },
-        )
+                },
+            );
+        // Most models keep only the constraints a planted assignment satisfies: they have
+        // solutions. The others may have none.
+        let planted = prop::option::weighted(0.85, prop::collection::vec(any::<prop::sample::Index>(), n));
+        (drawn, planted).prop_map(|(mut cop, planted)| {
+            let planted: Option<Vec<i32>> = planted.map(|ixs| {
+                let ixs: Vec<_> = ixs.into_iter().map(Some).collect();
+                values_at(&ixs, &cop.domains).into_iter().flatten().collect()
+            });
+            if let Some(p) = &planted {
+                cop.keep_satisfied_by(p);
+            }
+            cop.size_target(planted.as_deref());
+            cop
+        })
     })
+}
+
+/// The values the drawn indices pick in each domain.
+fn values_at(indices: &[Option<prop::sample::Index>], domains: &[Vec<i32>]) -> Vec<Option<i32>> {
+    indices
+        .iter()
+        .zip(domains)
+        .map(|(ix, d)| ix.map(|ix| d[ix.index(d.len())]))
+        .collect()
+}
+
+impl Cop {
+    /// Keeps the constraints that `p` satisfies, and makes `p` agree with the givens.
+    fn keep_satisfied_by(&mut self, p: &[i32]) {
+        for (given, &value) in self.givens.iter_mut().zip(p) {
+            if given.is_some() {
+                *given = Some(value);
+            }
+        }
+        self.binary.retain(|(x, y, rel)| rel.holds(p[*x], p[*y]));
+        self.all_different.retain(|(scope, _)| distinct(scope, p));
+        self.sums.retain(|sum| sum.holds(p));
+        self.tables.retain(|table| table.holds(p));
+    }
+
+    /// A new objective's domain: the sum's range over the domains, cut as drawn (`lo` and
+    /// `hi` carry the cuts), but not past the sum of the `planted` assignment.
+    fn size_target(&mut self, planted: Option<&[i32]>) {
+        let Target::Sum { terms, lo, hi } = &mut self.target else {
+            return;
+        };
+        let (mut min, mut max) = (0i64, 0i64);
+        for &(c, x) in terms.iter() {
+            let d = &self.domains[x];
+            let (a, b) = (i64::from(d[0]), i64::from(d[d.len() - 1]));
+            min += (c * a).min(c * b);
+            max += (c * a).max(c * b);
+        }
+        let (mut low, mut high) = (min + *lo, max + *hi);
+        if let Some(p) = planted {
+            let s = Sum::value(terms, p);
+            (low, high) = (low.min(s), high.max(s));
+        }
+        (*lo, *hi) = (low.min(high), high);
+    }
 }
 
 // ----- the strategies -----
@@ -611,6 +617,20 @@ fn check_improvements(
     Ok(())
 }
 
+/// Two runs that must be the same search: the same improvements and statistics.
+fn same_search(a: &Run, b: &Run, what: &str) -> Result<(), TestCaseError> {
+    prop_assert_eq!(&a.improvements, &b.improvements, "{}", what);
+    prop_assert_eq!(without_time(&a.stats), without_time(&b.stats), "{}", what);
+    Ok(())
+}
+
+fn with_limits(config: &SearchConfig, limits: Limits) -> SearchConfig {
+    SearchConfig {
+        limits,
+        ..config.clone()
+    }
+}
+
 fn check_all_configs(cop: &Cop) -> Result<(), TestCaseError> {
     let (model, objective) = cop.model();
     let optimum = cop.optimum();
@@ -619,14 +639,7 @@ fn check_all_configs(cop: &Cop) -> Result<(), TestCaseError> {
         check_complete(cop, &model, objective, optimum, &run, &name)?;
 
         // Determinism.
-        let again = optimise(&model, config.clone());
-        prop_assert_eq!(&again.improvements, &run.improvements, "{}: again", name);
-        prop_assert_eq!(
-            without_time(&again.stats),
-            without_time(&run.stats),
-            "{}: again",
-            name
-        );
+        same_search(&optimise(&model, config.clone()), &run, &format!("{name} again"))?;
 
         // Every level rebuilt by replay, each under the bound its decision had: the same
         // search (restarts then rebuild their runs differently: the same optimum).
@@ -646,26 +659,15 @@ fn check_all_configs(cop: &Cop) -> Result<(), TestCaseError> {
             &format!("{name} max_trail 0"),
         )?;
         if config.restarts.is_none() {
-            prop_assert_eq!(&replayed.improvements, &run.improvements, "{}: replayed", name);
-            prop_assert_eq!(
-                without_time(&replayed.stats),
-                without_time(&run.stats),
-                "{}: replayed",
-                name
-            );
+            same_search(&replayed, &run, &format!("{name} replayed"))?;
         }
 
         // Until the first solution no bound is set: the search is `solve`'s, node for node.
-        let capped = optimise(
-            &model,
-            SearchConfig {
-                limits: Limits {
-                    solutions: Some(1),
-                    ..Limits::default()
-                },
-                ..config.clone()
-            },
-        );
+        let one = Limits {
+            solutions: Some(1),
+            ..Limits::default()
+        };
+        let capped = optimise(&model, with_limits(&config, one));
         let mut plain = Solver::new(&model, config.clone()).unwrap();
         let first = plain.solve();
         prop_assert_eq!(
@@ -680,20 +682,20 @@ fn check_all_configs(cop: &Cop) -> Result<(), TestCaseError> {
             nodes_to_proof: None,
             ..without_time(stats)
         };
-        prop_assert_eq!(unset(&capped.stats), unset(plain.stats()), "{}: first solution", name);
+        prop_assert_eq!(
+            unset(&capped.stats),
+            unset(plain.stats()),
+            "{}: first solution",
+            name
+        );
 
         // Node limits: a prefix of the same improvements, not proved; or the whole search.
         for limit in [1, 3, run.stats.nodes / 2] {
-            let limited = optimise(
-                &model,
-                SearchConfig {
-                    limits: Limits {
-                        nodes: Some(limit),
-                        ..Limits::default()
-                    },
-                    ..config.clone()
-                },
-            );
+            let nodes = Limits {
+                nodes: Some(limit),
+                ..Limits::default()
+            };
+            let limited = optimise(&model, with_limits(&config, nodes));
             let what = format!("{name} node limit {limit}");
             if limited.optimum.limit.is_none() {
                 prop_assert_eq!(&limited.optimum, &run.optimum, "{}", what);
@@ -735,127 +737,6 @@ proptest! {
     #[test]
     fn every_strategy_finds_the_optimum_of_brute_force(cop in cop()) {
         check_all_configs(&cop)?;
-    }
-}
-
-// ----- the compiled forward-checking loop -----
-
-/// A propagator that allows everything and prunes nothing: with it, the general loop
-/// runs instead of the compiled one.
-struct Inert(Vec<VarId>);
-
-impl Propagator for Inert {
-    fn variables(&self) -> &[VarId] {
-        &self.0
-    }
-
-    fn check(&self, _values: &[i32]) -> bool {
-        true
-    }
-
-    fn propagate(&self, _ctx: &mut PropagationContext<'_>, _event: Event) -> Result<(), Conflict> {
-        Ok(())
-    }
-
-    fn prunes_exactly(&self) -> bool {
-        true
-    }
-}
-
-/// A model of the compiled kind: `n` variables over `0..=top`, exclusion constraints
-/// `(x, y, kind, c)` (`x != y`, `x != y + c`, `|x - y| != c`), a given or two.
-#[derive(Clone, Debug)]
-struct Exclusions {
-    n: usize,
-    top: i32,
-    givens: Vec<(usize, i32)>,
-    constraints: Vec<(usize, usize, u8, i32)>,
-    objective: usize,
-    maximise: bool,
-}
-
-impl Exclusions {
-    fn model(&self, inert: bool) -> Model {
-        let mut m = Model::new();
-        let vars = m.int_vars(self.n, 0, self.top).unwrap();
-        for &(x, v) in &self.givens {
-            m.fix(vars[x], v).unwrap();
-        }
-        for &(x, y, kind, c) in &self.constraints {
-            let relation = match kind {
-                0 => Relation::NotEqual,
-                1 => Relation::NotEqualOffset(c),
-                _ => Relation::AbsDiffNotEqual(c),
-            };
-            m.post(vars[x], vars[y], relation).unwrap();
-        }
-        if inert {
-            m.add_propagator(Inert(vars.clone())).unwrap();
-        }
-        let objective = vars[self.objective];
-        if self.maximise {
-            m.maximize(objective).unwrap();
-        } else {
-            m.minimize(objective).unwrap();
-        }
-        m
-    }
-}
-
-fn exclusions() -> impl Strategy<Value = Exclusions> {
-    (2usize..=7, 1i32..=6).prop_flat_map(|(n, top)| {
-        let givens = prop::collection::vec((0..n, 0..=top), 0..=1);
-        let constraints = prop::collection::vec((0..n, 1..n, 0u8..3, 0i32..=3), 0..=14).prop_map(move |cs| {
-            cs.into_iter()
-                .map(|(x, d, k, c)| (x, (x + d) % n, k, c))
-                .collect::<Vec<_>>()
-        });
-        (givens, constraints, 0..n, any::<bool>()).prop_map(
-            move |(givens, constraints, objective, maximise)| Exclusions {
-                n,
-                top,
-                givens,
-                constraints,
-                objective,
-                maximise,
-            },
-        )
-    })
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
-
-    /// The compiled loop keeps the bound's rules: the same improvements and statistics
-    /// as the general loop, and the optimum of the enumeration (through `solutions`).
-    #[test]
-    fn the_compiled_loop_optimises_as_the_general_one(spec in exclusions()) {
-        let compiled = spec.model(false);
-        let general = spec.model(true);
-        let values: Vec<i64> = Solver::new(&compiled, SearchConfig::default())
-            .unwrap()
-            .solutions()
-            .map(|s| i64::from(s[spec.objective]))
-            .collect();
-        let optimum = if spec.maximise { values.iter().max() } else { values.iter().min() };
-        for strategy in ["static/asc/fc", "mrv/asc/fc"] {
-            for nodes in [None, Some(2), Some(5)] {
-                let config = SearchConfig {
-                    limits: Limits { nodes, ..Limits::default() },
-                    ..SearchConfig::with_strategy(strategy.parse().unwrap())
-                };
-                let fast = optimise(&compiled, config.clone());
-                let slow = optimise(&general, config);
-                prop_assert_eq!(&fast.improvements, &slow.improvements, "{} {:?}", strategy, nodes);
-                prop_assert_eq!(&fast.optimum, &slow.optimum, "{} {:?}", strategy, nodes);
-                let comparable = |s: &Stats| Stats { propagations: 0, ..without_time(s) };
-                prop_assert_eq!(comparable(&fast.stats), comparable(&slow.stats), "{} {:?}", strategy, nodes);
-                if nodes.is_none() {
-                    prop_assert_eq!(fast.optimum.objective.as_ref(), optimum, "{}", strategy);
-                    prop_assert!(fast.optimum.proved);
-                }
-            }
-        }
     }
 }
 
