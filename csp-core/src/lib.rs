@@ -20,6 +20,9 @@
 //!   [`Restarts`] (the subtrees each run finished are kept as nogoods, so counts stay
 //!   exact), and decisions on variables or, in permutation constraints, on the two places
 //!   left to a value ([`Branching`]).
+//! - [`Solver::optimize`] minimises or maximises a variable ([`Model::minimize`],
+//!   [`Model::maximize`]) by branch and bound, with any strategy, and returns an
+//!   [`Optimum`]: the best solution, its value, and whether it is proved optimal.
 //! - Local search over complete assignments: [`min_conflicts`] (any [`ConflictModel`],
 //!   or any [`Model`] through [`ModelConflicts`]) and simulated annealing ([`anneal`]).
 //!
