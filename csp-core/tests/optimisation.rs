@@ -932,18 +932,27 @@ const GOLOMB: [i64; 11] = [0, 1, 3, 6, 11, 17, 25, 34, 44, 55, 72];
 
 #[test]
 fn golomb_rulers_of_up_to_six_marks_reach_their_published_optima() {
+    let plain = |name: &str| SearchConfig::with_strategy(name.parse().unwrap());
+    // Deeper searches than the random models': restarts and replays under a bound.
+    let restarting = SearchConfig {
+        restarts: Some(Restarts::Luby { scale: 4 }),
+        max_trail: 0,
+        ..plain("dom-wdeg/asc/mac")
+    };
     for marks in 3..=6 {
         let (m, _) = golomb(marks, 20);
-        for strategy in ["dom-wdeg/asc/mac", "mrv/asc/fc", "static/asc/mac"] {
-            let config = SearchConfig::with_strategy(strategy.parse().unwrap());
+        let configs = [
+            plain("dom-wdeg/asc/mac"),
+            plain("mrv/asc/fc"),
+            plain("static/asc/mac"),
+            restarting.clone(),
+        ];
+        for config in configs {
+            let what = format!("{marks} marks, {} {:?}", config.strategy, config.restarts);
             let optimum = Solver::new(&m, config).unwrap().optimize().unwrap();
-            assert!(optimum.proved, "{marks} marks, {strategy}");
-            assert_eq!(
-                optimum.objective,
-                Some(GOLOMB[marks - 1]),
-                "{marks} marks, {strategy}"
-            );
-            assert!(m.is_solution(optimum.best.as_deref().unwrap()));
+            assert!(optimum.proved, "{what}");
+            assert_eq!(optimum.objective, Some(GOLOMB[marks - 1]), "{what}");
+            assert!(m.is_solution(optimum.best.as_deref().unwrap()), "{what}");
         }
     }
 }
