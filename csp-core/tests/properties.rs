@@ -1053,7 +1053,7 @@ impl Propagator for CancelEvery {
         true
     }
     fn propagate(&self, _: &mut PropagationContext<'_>, _: Event) -> Result<(), Conflict> {
-        if (self.runs.fetch_add(1, Ordering::Relaxed) + 1) % self.every == 0 {
+        if (self.runs.fetch_add(1, Ordering::Relaxed) + 1).is_multiple_of(self.every) {
             self.flag.store(true, Ordering::Relaxed);
         }
         Ok(())

@@ -27,14 +27,23 @@ impl Constraint for Circuit {
         "circuit"
     }
     fn for_each_var(&self, f: &mut dyn FnMut(VarId)) {
-        self.items.iter().chain(self.size.iter()).for_each(|e| expr_vars(e, f));
+        self.items
+            .iter()
+            .chain(self.size.iter())
+            .for_each(|e| expr_vars(e, f));
     }
     fn holds(&self, values: &[i32]) -> bool {
-        let Some(succ) = values_of(&self.items, values) else { return false };
+        let Some(succ) = values_of(&self.items, values) else {
+            return false;
+        };
         let n = succ.len();
         let Some(next) = succ
             .iter()
-            .map(|&s| usize::try_from(s - i128::from(self.start)).ok().filter(|&j| j < n))
+            .map(|&s| {
+                usize::try_from(s - i128::from(self.start))
+                    .ok()
+                    .filter(|&j| j < n)
+            })
             .collect::<Option<Vec<usize>>>()
         else {
             return false;
@@ -76,7 +85,11 @@ impl Constraint for Circuit {
     }
 }
 
-pub(crate) fn circuit<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>, ctx: Option<&Ctx>) -> Result<()> {
+pub(crate) fn circuit<'d, 'a>(
+    r: &mut Reader<'d, 'a, '_>,
+    node: Node<'d, 'a>,
+    ctx: Option<&Ctx>,
+) -> Result<()> {
     r.check_children(node, &["list", "size"])?;
     let (items, start) = match r.child(node, "list") {
         Some(l) => (r.list(l, ctx)?, r.attr_int(l, "startIndex", 0)?),

@@ -29,7 +29,9 @@ impl Constraint for Regular {
         self.items.iter().for_each(|e| expr_vars(e, f));
     }
     fn holds(&self, values: &[i32]) -> bool {
-        let Some(word) = values_of(&self.items, values) else { return false };
+        let Some(word) = values_of(&self.items, values) else {
+            return false;
+        };
         let a = &self.automaton;
         // The set of states the prefix reaches, as a plain simulation of the automaton.
         let mut current = vec![false; a.states];
@@ -70,7 +72,11 @@ fn transitions<'d, 'a>(
         };
         let parts: Vec<&str> = body.split(',').map(str::trim).collect();
         let [from, value, to] = parts[..] else {
-            return Err(r.syntax(piece, node, format!("a transition `({body})` must be (from,value,to)")));
+            return Err(r.syntax(
+                piece,
+                node,
+                format!("a transition `({body})` must be (from,value,to)"),
+            ));
         };
         let value = r.int32(value, node)?;
         let mut state = |name: &str| -> Result<usize> {
@@ -87,7 +93,11 @@ fn transitions<'d, 'a>(
     Ok(out)
 }
 
-pub(crate) fn regular<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>, ctx: Option<&Ctx>) -> Result<()> {
+pub(crate) fn regular<'d, 'a>(
+    r: &mut Reader<'d, 'a, '_>,
+    node: Node<'d, 'a>,
+    ctx: Option<&Ctx>,
+) -> Result<()> {
     r.check_children(node, &["list", "transitions", "start", "final"])?;
     let l = r.require(node, "list")?;
     let items = r.list(l, ctx)?;
@@ -95,10 +105,13 @@ pub(crate) fn regular<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>, ct
     let mut states = HashMap::new();
     let transitions = transitions(r, t, &mut states)?;
     let known = |r: &Reader<'_, '_, '_>, name: &str, at: Node| {
-        states
-            .get(name)
-            .copied()
-            .ok_or_else(|| r.syntax(name, at, format!("unknown state `{name}` (no transition names it)")))
+        states.get(name).copied().ok_or_else(|| {
+            r.syntax(
+                name,
+                at,
+                format!("unknown state `{name}` (no transition names it)"),
+            )
+        })
     };
     let s = r.require(node, "start")?;
     let start_name = r.content(s)?.trim();
@@ -108,10 +121,11 @@ pub(crate) fn regular<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>, ct
     for name in tokens(r.content(f)?) {
         finals.push(known(r, name, f)?);
     }
-    let automaton = Automaton::new(states.len(), start, finals, transitions).map_err(|e| crate::error::Error::Model {
-        position: node.position(),
-        source: e,
-    })?;
+    let automaton =
+        Automaton::new(states.len(), start, finals, transitions).map_err(|e| crate::error::Error::Model {
+            position: node.position(),
+            source: e,
+        })?;
     r.push(node, Regular { items, automaton })
 }
 
@@ -132,7 +146,9 @@ impl Constraint for MddConstraint {
         self.items.iter().for_each(|e| expr_vars(e, f));
     }
     fn holds(&self, values: &[i32]) -> bool {
-        let Some(word) = values_of(&self.items, values) else { return false };
+        let Some(word) = values_of(&self.items, values) else {
+            return false;
+        };
         let m = &self.mdd;
         let mut current = vec![false; m.nodes];
         current[m.root] = true;
@@ -181,15 +197,19 @@ pub(crate) fn mdd<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>, ctx: O
             ),
         ));
     };
-    let mdd = Mdd::new(nodes.len(), *root, *terminal, transitions).map_err(|e| crate::error::Error::Model {
-        position: node.position(),
-        source: e,
-    })?;
+    let mdd =
+        Mdd::new(nodes.len(), *root, *terminal, transitions).map_err(|e| crate::error::Error::Model {
+            position: node.position(),
+            source: e,
+        })?;
     if mdd.depth().ok() != Some(items.len()) {
         return Err(r.syntax(
             "",
             t,
-            format!("the MDD's paths have another length than the list's {} items", items.len()),
+            format!(
+                "the MDD's paths have another length than the list's {} items",
+                items.len()
+            ),
         ));
     }
     r.push(node, MddConstraint { items, mdd })

@@ -31,7 +31,11 @@ impl Constraint for NoOverlap {
         "noOverlap"
     }
     fn for_each_var(&self, f: &mut dyn FnMut(VarId)) {
-        self.origins.iter().chain(&self.lengths).flatten().for_each(|e| expr_vars(e, f));
+        self.origins
+            .iter()
+            .chain(&self.lengths)
+            .flatten()
+            .for_each(|e| expr_vars(e, f));
     }
     fn holds(&self, values: &[i32]) -> bool {
         let tasks: Option<Vec<(Vec<i128>, Vec<i128>)>> = self
@@ -66,7 +70,10 @@ impl Constraint for NoOverlap {
         if dims == 1 {
             let origins: Vec<VarId> = origins.into_iter().flatten().collect();
             let lengths: Vec<IntOrVar> = lengths.into_iter().flatten().collect();
-            return p.model.no_overlap(&origins, &lengths, self.zero_ignored).map_err(|e| p.err(e));
+            return p
+                .model
+                .no_overlap(&origins, &lengths, self.zero_ignored)
+                .map_err(|e| p.err(e));
         }
         p.model
             .no_overlap_boxes(&origins, &lengths, self.zero_ignored)
@@ -75,7 +82,11 @@ impl Constraint for NoOverlap {
 }
 
 /// The tuples `(a,b)(c,d)...` of a text: items of each, by [`Reader::item`].
-fn tuples<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>, ctx: Option<&Ctx>) -> Result<Vec<Vec<Expr>>> {
+fn tuples<'d, 'a>(
+    r: &mut Reader<'d, 'a, '_>,
+    node: Node<'d, 'a>,
+    ctx: Option<&Ctx>,
+) -> Result<Vec<Vec<Expr>>> {
     let text = r.content(node)?;
     let mut out = Vec::new();
     for piece in text.split(')') {
@@ -95,7 +106,11 @@ fn tuples<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>, ctx: Option<&C
     Ok(out)
 }
 
-pub(crate) fn no_overlap<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>, ctx: Option<&Ctx>) -> Result<()> {
+pub(crate) fn no_overlap<'d, 'a>(
+    r: &mut Reader<'d, 'a, '_>,
+    node: Node<'d, 'a>,
+    ctx: Option<&Ctx>,
+) -> Result<()> {
     r.check_children(node, &["origins", "lengths"])?;
     let zero_ignored = match node.attribute("zeroIgnored") {
         None | Some("true") => true,
@@ -112,11 +127,19 @@ pub(crate) fn no_overlap<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>,
         (single(r.list(o, ctx)?), single(r.list(l, ctx)?))
     };
     if origins.len() != lengths.len() {
-        return Err(r.syntax("", l, format!("{} lengths for {} tasks", lengths.len(), origins.len())));
+        return Err(r.syntax(
+            "",
+            l,
+            format!("{} lengths for {} tasks", lengths.len(), origins.len()),
+        ));
     }
     let dims = origins.first().map_or(1, Vec::len);
     if origins.iter().chain(&lengths).any(|t| t.len() != dims) {
-        return Err(r.syntax("", node, "the boxes of <noOverlap> have different numbers of dimensions"));
+        return Err(r.syntax(
+            "",
+            node,
+            "the boxes of <noOverlap> have different numbers of dimensions",
+        ));
     }
     r.push(
         node,
@@ -152,7 +175,10 @@ fn loads_hold(o: &[i128], l: &[i128], h: &[i128], cond: &Condition, values: &[i3
     }
     (0..o.len()).filter(|&i| l[i] > 0).all(|i| {
         let t = o[i];
-        let load: i128 = (0..o.len()).filter(|&j| o[j] <= t && t < o[j] + l[j]).map(|j| h[j]).sum();
+        let load: i128 = (0..o.len())
+            .filter(|&j| o[j] <= t && t < o[j] + l[j])
+            .map(|j| h[j])
+            .sum();
         cond.holds(load, values)
     })
 }
@@ -181,7 +207,9 @@ impl Constraint for Cumulative {
             return false;
         };
         if let Some(ends) = &self.ends {
-            let Some(e) = values_of(ends, values) else { return false };
+            let Some(e) = values_of(ends, values) else {
+                return false;
+            };
             if (0..o.len()).any(|i| o[i] + l[i] != e[i]) {
                 return false;
             }
@@ -288,7 +316,11 @@ impl Propagator for CheckOnly {
         }
         self.test.holds(&all)
     }
-    fn propagate(&self, _ctx: &mut PropagationContext<'_>, _event: Event) -> std::result::Result<(), Conflict> {
+    fn propagate(
+        &self,
+        _ctx: &mut PropagationContext<'_>,
+        _event: Event,
+    ) -> std::result::Result<(), Conflict> {
         Ok(())
     }
     fn name(&self) -> &str {
@@ -296,7 +328,11 @@ impl Propagator for CheckOnly {
     }
 }
 
-pub(crate) fn cumulative<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>, ctx: Option<&Ctx>) -> Result<()> {
+pub(crate) fn cumulative<'d, 'a>(
+    r: &mut Reader<'d, 'a, '_>,
+    node: Node<'d, 'a>,
+    ctx: Option<&Ctx>,
+) -> Result<()> {
     r.check_children(node, &["origins", "lengths", "ends", "heights", "condition"])?;
     let o = r.require(node, "origins")?;
     let origins = r.list(o, ctx)?;
@@ -368,10 +404,15 @@ impl Constraint for BinPacking {
         }
     }
     fn holds(&self, values: &[i32]) -> bool {
-        let Some(bins) = values_of(&self.items, values) else { return false };
+        let Some(bins) = values_of(&self.items, values) else {
+            return false;
+        };
         let mut loads = vec![0i128; self.bins];
         for (b, &s) in bins.iter().zip(&self.sizes) {
-            match usize::try_from(*b - i128::from(self.first_bin)).ok().filter(|&k| k < self.bins) {
+            match usize::try_from(*b - i128::from(self.first_bin))
+                .ok()
+                .filter(|&k| k < self.bins)
+            {
                 Some(k) => loads[k] += i128::from(s),
                 None => return false,
             }
@@ -401,15 +442,23 @@ impl Constraint for BinPacking {
             };
             loads.push(load);
         }
-        let first = i32::try_from(self.first_bin).map_err(|_| p.invalid("the first bin does not fit 32 bits"))?;
+        let first =
+            i32::try_from(self.first_bin).map_err(|_| p.invalid("the first bin does not fit 32 bits"))?;
         p.model
             .bin_packing(&bins, &self.sizes, &loads, first)
             .map_err(|e| p.err(e))
     }
 }
 
-pub(crate) fn bin_packing<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>, ctx: Option<&Ctx>) -> Result<()> {
-    r.check_children(node, &["list", "sizes", "condition", "loads", "limits", "conditions"])?;
+pub(crate) fn bin_packing<'d, 'a>(
+    r: &mut Reader<'d, 'a, '_>,
+    node: Node<'d, 'a>,
+    ctx: Option<&Ctx>,
+) -> Result<()> {
+    r.check_children(
+        node,
+        &["list", "sizes", "condition", "loads", "limits", "conditions"],
+    )?;
     let l = r.require(node, "list")?;
     let items = r.list(l, ctx)?;
     let s = r.require(node, "sizes")?;
@@ -434,7 +483,11 @@ pub(crate) fn bin_packing<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>
         }
         BinBound::Conditions(conditions)
     } else {
-        return Err(r.syntax("", node, "<binPacking> needs a <condition>, <loads>, <limits> or <conditions>"));
+        return Err(r.syntax(
+            "",
+            node,
+            "<binPacking> needs a <condition>, <loads>, <limits> or <conditions>",
+        ));
     };
     // The bins: numbered from the list's startIndex when each bin is listed, else the
     // values the items' domains hold.
@@ -451,7 +504,13 @@ pub(crate) fn bin_packing<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>
                         (i64::from(d.min()), i64::from(d.max()))
                     }
                     Expr::Const(k) => (*k, *k),
-                    _ => return Err(r.syntax("", l, "the items of <binPacking> must be variables or integers")),
+                    _ => {
+                        return Err(r.syntax(
+                            "",
+                            l,
+                            "the items of <binPacking> must be variables or integers",
+                        ));
+                    }
                 };
                 lo = lo.min(a);
                 hi = hi.max(b);
@@ -463,7 +522,7 @@ pub(crate) fn bin_packing<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>
             }
         }
     };
-    if bins > crate::read::variables::MAX_VARIABLES {
+    if bins > crate::limits::MAX_VARIABLES {
         return Err(r.out_of_range("", node, format!("{bins} bins")));
     }
     r.push(
@@ -505,7 +564,11 @@ impl Constraint for Knapsack {
     }
 }
 
-pub(crate) fn knapsack<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>, ctx: Option<&Ctx>) -> Result<()> {
+pub(crate) fn knapsack<'d, 'a>(
+    r: &mut Reader<'d, 'a, '_>,
+    node: Node<'d, 'a>,
+    ctx: Option<&Ctx>,
+) -> Result<()> {
     r.check_children(node, &["list", "weights", "profits", "condition"])?;
     let l = r.require(node, "list")?;
     let items = r.list(l, ctx)?;
@@ -515,7 +578,11 @@ pub(crate) fn knapsack<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>, c
     let profits = r.list(pr, ctx)?;
     let conditions = r.children_named(node, "condition");
     let [cw, cp] = conditions[..] else {
-        return Err(r.syntax("", node, "<knapsack> needs two <condition>s: on the weight, then on the profit"));
+        return Err(r.syntax(
+            "",
+            node,
+            "<knapsack> needs two <condition>s: on the weight, then on the profit",
+        ));
     };
     if weights.len() != items.len() || profits.len() != items.len() {
         return Err(r.syntax("", node, "the lists of <knapsack> have different lengths"));

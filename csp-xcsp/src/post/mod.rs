@@ -261,6 +261,19 @@ impl<'m, 'l> Poster<'m, 'l> {
         Ok(Some(v))
     }
 
+    /// A fresh auxiliary variable over these values.
+    pub(crate) fn var_over(&mut self, values: BTreeSet<i32>) -> Result<VarId> {
+        let domain = Domain::from_values(values).map_err(|e| self.err(e))?;
+        Ok(self.new_aux(domain))
+    }
+
+    /// A fresh auxiliary variable over `lo..=hi`.
+    pub(crate) fn new_var(&mut self, lo: i64, hi: i64) -> Result<VarId> {
+        let fit = |x: i64| i32::try_from(x).map_err(|_| self.invalid(format!("{x} does not fit 32 bits")));
+        let domain = Domain::range(fit(lo)?, fit(hi)?).map_err(|e| self.err(e))?;
+        Ok(self.new_aux(domain))
+    }
+
     fn new_aux(&mut self, domain: Domain) -> VarId {
         let name = format!("aux#{}", self.aux_count);
         self.aux_count += 1;
@@ -348,9 +361,7 @@ impl<'m, 'l> Poster<'m, 'l> {
         if let (CmpOp::Eq, Operand::Var(y)) = (cond.op, &cond.operand) {
             return Ok(*y);
         }
-        let fit = |x: i64| i32::try_from(x).map_err(|_| self.invalid(format!("{x} does not fit 32 bits")));
-        let domain = Domain::range(fit(lo)?, fit(hi)?).map_err(|e| self.err(e))?;
-        let v = self.new_aux(domain);
+        let v = self.new_var(lo, hi)?;
         self.condition(Expr::Var(v), cond)?;
         Ok(v)
     }
