@@ -23,6 +23,8 @@
 //! - [`Solver::optimize`] minimises or maximises a variable ([`Model::minimize`],
 //!   [`Model::maximize`]) by branch and bound, with any strategy, and returns an
 //!   [`Optimum`]: the best solution, its value, and whether it is proved optimal.
+//! - Random CSPs of the standard models for phase-transition experiments ([`random`]:
+//!   model B and model RB, forced-satisfiable or not), reproducible from a seed.
 //! - Local search over complete assignments: [`min_conflicts`] (any [`ConflictModel`],
 //!   or any [`Model`] through [`ModelConflicts`]) and simulated annealing ([`anneal`]).
 //!
@@ -61,6 +63,7 @@ mod local;
 mod model;
 mod network;
 mod propagation;
+pub mod random;
 mod relation;
 mod search;
 mod stats;
@@ -73,7 +76,7 @@ pub use config::{
     Branching, ConfigError, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder,
     VarOrder, luby,
 };
-pub use constraints::expression::{Expr, ExprOp};
+pub use constraints::expression::{Bounds, Expr, ExprOp, Interval, RangeError};
 pub use constraints::table::Tuples;
 pub use constraints::{AllDifferent, Cmp, PermutationOverlap, PermutationOverlaps, Strength, TableCell};
 pub use domain::Domain;

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// What a search did. Identical on every run of the same model, strategy and seed,
 /// except `elapsed`.
@@ -22,7 +22,11 @@ use serde::{Serialize, Serializer};
 ///   ([`crate::Solver::optimize`]) only: the best objective value found, `nodes` when it
 ///   was found, and `nodes` when the search proved it optimal (or proved that there is no
 ///   solution).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+///
+/// Serialised as flat `name: value` fields; read back with missing fields as 0 (`None`
+/// for the optional ones), so that records written before a field was added still read.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Stats {
     /// Assignments made by search.
     pub nodes: u64,
@@ -58,13 +62,23 @@ pub struct Stats {
     /// (`None`: not proved).
     pub nodes_to_proof: Option<u64>,
     /// Wall-clock time, serialised as `elapsed_ms` (milliseconds, fractional).
-    #[serde(rename = "elapsed_ms", serialize_with = "as_millis")]
+    #[serde(
+        rename = "elapsed_ms",
+        serialize_with = "as_millis",
+        deserialize_with = "from_millis"
+    )]
     pub elapsed: Duration,
 }
 
 /// Serialises a duration as fractional milliseconds (the `elapsed_ms` fields).
 pub(crate) fn as_millis<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_f64(d.as_secs_f64() * 1000.0)
+}
+
+/// Reads a duration written by [`as_millis`]; a negative or unreadable figure is 0.
+fn from_millis<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+    let ms = f64::deserialize(d)?;
+    Ok(Duration::try_from_secs_f64(ms / 1000.0).unwrap_or_default())
 }
 
 impl Stats {
