@@ -23,8 +23,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 ///   was found, and `nodes` when the search proved it optimal (or proved that there is no
 ///   solution).
 ///
-/// Serialised as flat `name: value` fields; read back with missing fields as 0, so that
-/// records written before a field was added still read.
+/// Serialised as flat `name: value` fields; read back with missing fields as 0 (`None`
+/// for the optional ones), so that records written before a field was added still read.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Stats {

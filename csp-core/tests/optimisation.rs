@@ -897,6 +897,14 @@ fn the_new_statistics_are_written_and_serialised() {
         serde_json::to_value(Stats::default()).unwrap()["objective"],
         serde_json::Value::Null
     );
+    // Read back; a record written before these fields existed reads them as none and 0.
+    let back: Stats = serde_json::from_value(json).unwrap();
+    assert_eq!(without_time(&back), without_time(stats));
+    let old: Stats = serde_json::from_str(r#"{"nodes": 3, "elapsed_ms": 1.5}"#).unwrap();
+    assert_eq!(
+        (old.objective, old.nodes_to_best, old.nodes_to_proof),
+        (None, 0, None)
+    );
     assert_eq!(m.objective(), Some(Objective::Minimize(x)));
 }
 
