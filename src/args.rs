@@ -12,10 +12,13 @@ use crate::error::{CliError, usage};
 /// Strategy flags. Each command fills in its own defaults for flags left out.
 #[derive(Args, Clone, Debug, Default)]
 pub struct StrategyArgs {
-    /// Variable order: static, mrv, mrv-degree, dom-wdeg, dom-wdeg-fixed.
+    /// Variable order: static, mrv, mrv-degree, dom-wdeg, dom-wdeg-all, dom-wdeg-fixed,
+    /// wdeg-cacd, chs, frb-dom, frba-dom, pick-dom, activity, impact, run-robin (a
+    /// different one of pick-dom, dom-wdeg, frba-dom, wdeg-cacd at each restart).
     #[arg(long = "var", value_name = "ORDER", allow_negative_numbers = true)]
     pub var_order: Option<VarOrder>,
-    /// Value order: asc, lcv, desc, random.
+    /// Value order: asc, lcv, desc, random, saved (the value in the last solution, or
+    /// before any the last value assigned, first).
     #[arg(long = "val", value_name = "ORDER", allow_negative_numbers = true)]
     pub value_order: Option<ValueOrder>,
     /// Inference: none, fc, mac.
@@ -39,6 +42,10 @@ pub struct StrategyArgs {
     /// sudoku solve|count`).
     #[arg(long, value_name = "KIND", allow_negative_numbers = true)]
     pub branching: Option<Branching>,
+    /// Last-conflict reasoning: the last K variables whose values all failed are chosen
+    /// first while they are unassigned (0: off). Default: 0 (2 for instance files).
+    #[arg(long, value_name = "K", value_parser = parse_last_conflict, allow_hyphen_values = true)]
+    pub last_conflict: Option<u32>,
 }
 
 /// Limit flags.
@@ -76,6 +83,18 @@ pub fn parse_whole(text: &str) -> Result<u64, String> {
             format!("must be a whole number >= 0, got `{text}`")
         }
     })
+}
+
+/// The most variables `--last-conflict` may record.
+pub const MAX_LAST_CONFLICT: u32 = 1000;
+
+/// Parses `--last-conflict K`: 0 (off) to [`MAX_LAST_CONFLICT`].
+pub fn parse_last_conflict(text: &str) -> Result<u32, String> {
+    let k = parse_whole(text)?;
+    u32::try_from(k)
+        .ok()
+        .filter(|&k| k <= MAX_LAST_CONFLICT)
+        .ok_or_else(|| format!("at most {MAX_LAST_CONFLICT} variables, got {k} (0 turns it off)"))
 }
 
 /// Parses a count held in a `usize`: [`parse_whole`], then its size.
@@ -183,6 +202,7 @@ impl StrategyArgs {
             probing: self.probe,
             branching: self.branching.unwrap_or(Branching::Variables),
             max_trail: SearchConfig::DEFAULT_MAX_TRAIL,
+            last_conflict: self.last_conflict.unwrap_or(0),
         })
     }
 }

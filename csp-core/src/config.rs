@@ -70,12 +70,15 @@ named_enum!(
         Mrv => "mrv",
         /// Fewest legal values, then most unassigned neighbours (degree), then as [`TieBreak`] says.
         MrvDegree => "mrv-degree",
-        /// Fewest legal values per unit of constraint weight (dom/wdeg, after Boussemart et
-        /// al. 2004): each constraint starts with weight 1 and gains 1 whenever it wipes out
-        /// a domain; a variable's weight sums the weights of all its constraints (this variant
-        /// keeps the sums up to date instead of filtering for unassigned neighbours at each
-        /// choice). Variables with one legal value go first; ties as [`TieBreak`] says.
+        /// Fewest legal values per unit of weighted degree (dom/wdeg, Boussemart, Hemery,
+        /// Lecoutre and Sais 2004): each constraint starts with weight 1 and gains 1 whenever
+        /// it wipes out a domain; a variable's weighted degree sums the weights of its
+        /// constraints that have another unassigned variable. Variables with one legal value
+        /// go first; ties as [`TieBreak`] says.
         DomWdeg => "dom-wdeg",
+        /// dom/wdeg as csp had it before the rule on unassigned variables: a variable's
+        /// weighted degree sums the weights of all its constraints, always.
+        DomWdegAll => "dom-wdeg-all",
         /// dom/wdeg with the weight of a failure aimed at its causes: the variables of the
         /// failing constraint that propagation left with one value or none gain 1 each, and
         /// so does the variable of the search's last decision (none at the root). Variables
@@ -84,13 +87,50 @@ named_enum!(
         /// actually clash, which pays on hard Sudoku from 16x16 up (figures in
         /// `docs/performance.md`, "Why the Sudoku defaults").
         DomWdegFixed => "dom-wdeg-fixed",
+        /// dom/wdeg^ca.cd (Wattez, Lecoutre, Paparrizou and Tabary 2019): a wipe-out by a
+        /// constraint with `k` unassigned variables adds `1 / (k * |dom(y)|)` to the weight of
+        /// each of them, `y`, in that constraint (0.5 for an emptied domain); a variable's
+        /// weight sums its weights in the constraints that have another unassigned variable.
+        /// Smallest `|dom| / weight` first.
+        WdegCacd => "wdeg-cacd",
+        /// Conflict-history search (Habet and Terrioux 2021): each constraint's score moves
+        /// towards `1 / (conflicts since its last one + 1)` at each of its wipe-outs, with a
+        /// step that falls from 0.4 to 0.06, decaying by 0.995 per conflict at each restart;
+        /// largest `(sum of scores + 1e-4 per constraint) / |dom|` over the constraints with
+        /// another unassigned variable first.
+        Chs => "chs",
+        /// Failure rate over domain size (Li, Yin and Li 2021): the share of a variable's
+        /// assignments whose inference failed (counted from 1 of 2), largest over `|dom|` first.
+        FrbDom => "frb-dom",
+        /// `frb-dom` with ageing: the failure rate plus `1 / (failures since the variable's
+        /// last one + 1)`, over `|dom|`.
+        FrbaDom => "frba-dom",
+        /// pick/dom (Lecoutre et al. 2023): at each wipe-out under MAC, each variable whose
+        /// change had pruned another domain earlier in that propagation gains 1 (under
+        /// forward checking, the decision's variable); largest count over `|dom|` first.
+        PickDom => "pick-dom",
+        /// Activity-based search (Michel and Van Hentenryck 2012): after each node every
+        /// unassigned variable with more than one value decays by 0.999 and gains 1 if the
+        /// node's inference shrank its domain; largest activity over `|dom|` first.
+        Activity => "activity",
+        /// Impact-based search (Refalo 2004): the impact of `x = a` is `1 - P_after /
+        /// P_before` over the product `P` of the domain sizes (1 on failure), averaged over
+        /// its trials; smallest `sum over a in dom(x) of (1 - impact(x = a))` first.
+        Impact => "impact",
+        /// A different order at each restart, in turn: `pick-dom`, `dom-wdeg`, `frba-dom`,
+        /// `wdeg-cacd` (ACE's run robin). Every order learns from every run. Without
+        /// restarts, `pick-dom` throughout.
+        RunRobin => "run-robin",
     }
 );
 
 impl VarOrder {
     /// Whether the order weighs variables by the failures of their constraints.
     pub fn weighs_failures(self) -> bool {
-        matches!(self, VarOrder::DomWdeg | VarOrder::DomWdegFixed)
+        matches!(
+            self,
+            VarOrder::DomWdeg | VarOrder::DomWdegAll | VarOrder::DomWdegFixed
+        )
     }
 }
 
@@ -106,6 +146,10 @@ named_enum!(
         Desc => "desc",
         /// A random order drawn from the search's seeded generator.
         Random => "random",
+        /// Solution saving, with phase saving before the first solution: the value the
+        /// variable had in the last solution found, or, before any, the value it was last
+        /// assigned, first (if still in its domain); then increasing value.
+        Saved => "saved",
     }
 );
 
@@ -344,6 +388,12 @@ pub struct SearchConfig {
     /// at the price of that replay. Nodes, solutions and statistics are the same either
     /// way. Default: [`SearchConfig::DEFAULT_MAX_TRAIL`].
     pub max_trail: usize,
+    /// Last-conflict reasoning (after Lecoutre, Sais, Tabary and Vidal 2009) over any
+    /// variable order: a variable whose values all failed (its level was exhausted without
+    /// a solution below) is recorded, up to this many, and the recorded variables are
+    /// chosen first, in the order they were recorded, while one of them is unassigned; when
+    /// all are assigned the record is emptied. 0: off. Default: 0.
+    pub last_conflict: u32,
 }
 
 impl Default for SearchConfig {
@@ -357,6 +407,7 @@ impl Default for SearchConfig {
             probing: false,
             branching: Branching::Variables,
             max_trail: SearchConfig::DEFAULT_MAX_TRAIL,
+            last_conflict: 0,
         }
     }
 }
@@ -407,6 +458,15 @@ pub enum ConfigError {
         index: usize,
         /// How many variables the model has.
         count: usize,
+    },
+    /// `impact` keeps a mean impact per value of the initial domains: more values (every
+    /// value their bit words can hold, all variables together) than it can keep.
+    #[error("impact keeps one figure per value: the domains hold {values} values, at most {max} allowed")]
+    TooManyImpacts {
+        /// The values of the domains.
+        values: u64,
+        /// The limit.
+        max: u64,
     },
     /// Optimisation asked of a solver whose search began without that objective (with
     /// `solve`, `count`, `solutions`, or another objective): the solutions it went past

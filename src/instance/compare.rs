@@ -49,6 +49,9 @@ pub struct CompareArgs {
     /// Restarts for every strategy (see `csp solve --help`). Default: none.
     #[arg(long, value_name = "POLICY", allow_negative_numbers = true)]
     restarts: Option<String>,
+    /// Last-conflict reasoning for every strategy (see `csp solve --help`). Default: 0 (off).
+    #[arg(long, value_name = "K", default_value_t = 0, value_parser = crate::args::parse_last_conflict, allow_hyphen_values = true)]
+    last_conflict: u32,
     /// Node limit per instance and strategy, so that hopeless combinations end.
     #[arg(long, default_value_t = 100_000, value_name = "N", value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
     node_limit: u64,
@@ -292,6 +295,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
                 strategy: field[p.strategy],
                 restarts,
                 seed: p.seed,
+                last_conflict: args.last_conflict,
                 tie_break: args.tie_break.unwrap_or(TieBreak::Lowest),
                 limits: Limits {
                     nodes: Some(args.node_limit),

@@ -9,7 +9,7 @@ use clap::Args;
 use csp_core::{Branching, Limits, SearchConfig, Strategy};
 use csp_sudoku::{Contender, ModelKind, PerOrder, SolveReport, default_contenders, summarise};
 
-use crate::args::parse_seconds;
+use crate::args::{parse_restarts, parse_seconds};
 use crate::chart;
 use crate::comparison::{CompareFormat, Labels, RowWriter, svg_error};
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED, usage, written};
@@ -49,6 +49,14 @@ pub struct CompareArgs {
         allow_negative_numbers = true
     )]
     branching: Branching,
+    /// Restarts for every contender: `none`, `luby[:SCALE]` or `geometric[:FIRST[:FACTOR]]`
+    /// (see `csp solve --help`). Default: none.
+    #[arg(long, value_name = "POLICY", allow_negative_numbers = true)]
+    restarts: Option<String>,
+    /// Last-conflict reasoning for every contender: the last K variables whose values all
+    /// failed are chosen first while unassigned. Default: 0 (off).
+    #[arg(long, value_name = "K", default_value_t = 0, value_parser = crate::args::parse_last_conflict, allow_hyphen_values = true)]
+    last_conflict: u32,
     /// Node limit per puzzle and strategy, so that hopeless combinations end.
     #[arg(long, default_value_t = 100_000, value_name = "N", value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
     node_limit: u64,
@@ -132,6 +140,10 @@ fn field(args: &CompareArgs) -> Result<Vec<Contender>, CliError> {
 /// Runs `csp sudoku compare`.
 pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     let field = contenders(&args)?;
+    let restarts = match &args.restarts {
+        Some(text) => parse_restarts(text).map_err(usage)?,
+        None => None,
+    };
     let items: Vec<NumberedPuzzle> =
         input::puzzles(Input::open(args.input.file.as_deref())?, args.input.input)?
             .collect::<Result<_, _>>()?;
@@ -176,6 +188,8 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         let config = SearchConfig {
             strategy: contender.strategy,
             branching: args.branching,
+            restarts,
+            last_conflict: args.last_conflict,
             limits: Limits {
                 nodes: Some(args.node_limit),
                 time: Some(args.timeout),

@@ -7,7 +7,7 @@ pub(crate) struct Rows<T> {
 }
 
 impl<T> Rows<T> {
-    pub(super) fn from_lists(lists: Vec<Vec<T>>) -> Self {
+    pub(crate) fn from_lists(lists: Vec<Vec<T>>) -> Self {
         let mut start = Vec::with_capacity(lists.len() + 1);
         start.push(0);
         let mut items = Vec::with_capacity(lists.iter().map(Vec::len).sum());
@@ -21,5 +21,18 @@ impl<T> Rows<T> {
     #[inline]
     pub(crate) fn row(&self, i: usize) -> &[T] {
         &self.items[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+
+    /// Where row `i` starts among all the items: item `k` of row `i` is item
+    /// `offset(i) + k` of the whole.
+    #[inline]
+    pub(crate) fn offset(&self, i: usize) -> usize {
+        self.start[i] as usize
+    }
+
+    /// The number of items in all rows.
+    #[inline]
+    pub(crate) fn total(&self) -> usize {
+        self.items.len()
     }
 }

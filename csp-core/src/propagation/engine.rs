@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use super::context::{Assignment, ChangeList, PropagationContext};
 use super::nogoods::Nogoods;
+pub(crate) use super::picked::PickedVars;
 use super::propagator::{Event, Priority, Propagator};
 use super::ring::Ring;
 use crate::network::{Network, PropFlags};
@@ -19,8 +20,13 @@ use crate::stats::Stats;
 use crate::store::Store;
 use crate::var::VarId;
 
-/// Marks a "changed" entry in the propagator queue (instead of a local index).
-const CHANGED: u32 = u32::MAX;
+/// Marks a "changed" entry in the propagator queue (instead of a local index); the other
+/// bits name the variable whose change queued it (for [`PickedVars`]), or are all ones
+/// ([`NO_WAKER`]) when none did.
+const CHANGED: u32 = 1 << 31;
+
+/// The low bits of a "changed" entry queued by no variable's change (at the root).
+const NO_WAKER: u32 = CHANGED - 1;
 
 /// The constraint that wiped out a domain (dom/wdeg weighs it).
 #[derive(Clone, Copy, Debug)]
@@ -36,7 +42,8 @@ pub(crate) struct Propagation {
     arc_queue: VecDeque<u32>,
     arc_queued: Vec<bool>,
     /// Pending propagator runs by priority (fast, then slow): `(propagator, local)`, where
-    /// `local` is a variable position for fixed events and `CHANGED` otherwise.
+    /// `local` is a variable position for fixed events and `CHANGED` (with the waking
+    /// variable) otherwise.
     queues: [Ring<(u32, u32)>; 2],
     /// Whether a propagator has a changed event queued.
     prop_change_queued: Vec<bool>,
@@ -53,6 +60,9 @@ pub(crate) struct Propagation {
     nogood_queue: Vec<VarId>,
     /// Variables that lost a value to a nogood, to announce.
     nogood_pruned: Vec<VarId>,
+    /// For pick/dom: the variables whose change pruned another domain in the fixpoint
+    /// under way. `None` unless the variable order reads them.
+    pub(crate) picked: Option<PickedVars>,
 }
 
 impl Propagation {
@@ -71,6 +81,7 @@ impl Propagation {
             nogoods: Nogoods::default(),
             nogood_queue: Vec::new(),
             nogood_pruned: Vec::new(),
+            picked: None,
         }
     }
 
@@ -147,7 +158,7 @@ impl Propagation {
         let priority = self.prop_flags[p].priority;
         if !self.prop_change_queued[p] {
             self.prop_change_queued[p] = true;
-            self.queues[priority as usize].push_back((p as u32, CHANGED));
+            self.queues[priority as usize].push_back((p as u32, CHANGED | NO_WAKER));
         }
     }
 
@@ -206,7 +217,7 @@ impl Propagation {
                     let queued = &mut prop_change_queued[p as usize];
                     let push = wants & !*queued;
                     *queued |= wants;
-                    ((p, CHANGED), push)
+                    ((p, CHANGED | var.0), push)
                 }),
             );
         }
@@ -222,6 +233,9 @@ impl Propagation {
         assignment: Assignment<'_>,
         stats: &mut Stats,
     ) -> Result<(), Option<Failure>> {
+        if let Some(picked) = &mut self.picked {
+            picked.clear();
+        }
         let outcome = self.fixpoint_inner(network, props, store, assignment, stats);
         if outcome.is_err() {
             for arc in self.arc_queue.drain(..) {
@@ -272,18 +286,30 @@ impl Propagation {
                         return Err(Some(Failure::Arc(a)));
                     }
                     self.announce_change(network, store, assigned, arc.x, Some(arc.y));
+                    if let Some(picked) = &mut self.picked {
+                        picked.add(arc.y);
+                    }
                 }
             } else if let Some((p, local)) = self.queues.iter_mut().find_map(Ring::pop_front) {
-                let event = if local == CHANGED {
+                let changed = local & CHANGED != 0;
+                let event = if changed {
                     self.prop_change_queued[p as usize] = false;
                     Event::Changed
                 } else {
                     Event::Fixed(local as usize)
                 };
+                let pruned_before = stats.pruned;
                 if !self.run_propagator(props, p as usize, event, store, assignment, stats) {
                     return Err(Some(Failure::Propagator(p as usize)));
                 }
-                let skip = if local == CHANGED && self.prop_flags[p as usize].idempotent {
+                if let Some(picked) = self.picked.as_mut().filter(|_| stats.pruned > pruned_before) {
+                    match event {
+                        Event::Fixed(local) => picked.add(props[p as usize].variables()[local]),
+                        _ if local & NO_WAKER != NO_WAKER => picked.add(VarId(local & NO_WAKER)),
+                        _ => {}
+                    }
+                }
+                let skip = if changed && self.prop_flags[p as usize].idempotent {
                     p
                 } else {
                     u32::MAX

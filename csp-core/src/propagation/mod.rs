@@ -6,6 +6,7 @@ mod ac3;
 mod context;
 pub(crate) mod engine;
 pub(crate) mod nogoods;
+mod picked;
 mod propagator;
 pub(crate) mod ring;
 pub(crate) mod root;

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use super::Solver;
 use super::frame::Choice;
+use super::order_state;
 use crate::config::Limits;
 use crate::stats::LimitKind;
 use crate::var::VarId;
@@ -74,6 +75,7 @@ impl Solver<'_> {
                 }
                 if self.state.num_unassigned == 0 {
                     if self.complete_assignment_holds() {
+                        self.note_solution();
                         self.stats.solutions += 1;
                         return Step::Solution;
                     }
@@ -127,7 +129,10 @@ impl Solver<'_> {
                 continue;
             }
             match self.next_value_in_bound() {
-                None => self.state.pop_frame(),
+                None => {
+                    self.note_exhausted();
+                    self.state.pop_frame();
+                }
                 Some(value) => {
                     // A frame on places has just moved on to its next variable.
                     let var = self.state.frames.last().expect("a frame").var;
@@ -156,6 +161,12 @@ impl Solver<'_> {
         if let Some(degrees) = &mut self.degrees {
             degrees.on_assign(var);
         }
+        order_state::track_assign(
+            &mut self.weights,
+            &mut self.orders.scopes,
+            var,
+            &self.state.assigned,
+        );
     }
 
     #[inline]
@@ -164,6 +175,7 @@ impl Solver<'_> {
         if let Some(degrees) = &mut self.degrees {
             degrees.on_unassign(var);
         }
+        self.track_unassign(var);
     }
 
     /// Undoes the open node of the top frame. Returns the limit that stopped rebuilding

@@ -37,12 +37,15 @@ mod driver;
 mod forced_runs;
 mod frame;
 mod inference;
+mod last_conflict;
+mod order_state;
 mod places;
 mod plan;
 mod probing;
 mod recompute;
 mod restarts;
 mod root;
+mod scopes;
 mod state;
 mod value_order;
 mod var_order;
@@ -54,6 +57,7 @@ mod tests;
 use branch_and_bound::BranchAndBound;
 pub use branch_and_bound::Optimum;
 use driver::{Phase, Step, clock_hit};
+use order_state::OrderState;
 use plan::SearchPlan;
 use restarts::RunCounter;
 use state::SearchState;
@@ -83,6 +87,8 @@ pub struct Solver<'m> {
     engine: Propagation,
     /// Constraint weights (dom/wdeg, places).
     weights: FailureWeights,
+    /// What the learning orders, last-conflict reasoning and saved values keep.
+    orders: OrderState,
     /// For mrv-degree: each variable's unassigned neighbours.
     degrees: Option<UnassignedDegrees>,
     /// Scratch for LCV.
@@ -134,12 +140,15 @@ impl<'m> Solver<'m> {
         // A clone keeps no spare capacity: room for a search's usual changes at once.
         store.reserve_trail(1024);
         let plan = SearchPlan::new(model, &network, &config, &store);
+        let mut engine = Propagation::new(&network, n, config.strategy.inference == Inference::Mac);
+        let orders = OrderState::new(&network, model.propagators(), &config, &store, &mut engine)?;
         Ok(Solver {
             model,
             props: model.propagators(),
             state: SearchState::new(n),
-            engine: Propagation::new(&network, n, config.strategy.inference == Inference::Mac),
-            weights: FailureWeights::new(&network, config.strategy.var_order),
+            engine,
+            weights: FailureWeights::new(&network, config.strategy.var_order, orders.scopes.as_ref()),
+            orders,
             degrees: match stopped {
                 None => UnassignedDegrees::for_order(model, config.strategy.var_order),
                 Some(_) => None,

@@ -49,16 +49,25 @@ impl SearchPlan {
             VarOrder::Static => VarSelection::Static,
             VarOrder::Mrv if lowest && inferring => VarSelection::Smallest,
             VarOrder::Mrv if inferring => VarSelection::SmallestRandomTie,
-            VarOrder::DomWdeg | VarOrder::DomWdegFixed if lowest && inferring => {
+            VarOrder::DomWdeg | VarOrder::DomWdegAll | VarOrder::DomWdegFixed if lowest && inferring => {
                 VarSelection::SmallestWeighted
             }
-            _ => VarSelection::General,
+            VarOrder::Mrv
+            | VarOrder::MrvDegree
+            | VarOrder::DomWdeg
+            | VarOrder::DomWdegAll
+            | VarOrder::DomWdegFixed => VarSelection::General,
+            _ => VarSelection::Scored,
         };
+        // Last-conflict reasoning chooses before the order: the specialised loops, which
+        // choose by the order alone, stay off.
+        let last_conflict = config.last_conflict > 0;
         let mac = strategy.inference == Inference::Mac;
         let forced_runs = mac
             && matches!(selection, VarSelection::Smallest | VarSelection::SmallestWeighted)
             && matches!(strategy.value_order, ValueOrder::Asc | ValueOrder::Desc)
-            && config.restarts.is_none();
+            && config.restarts.is_none()
+            && !last_conflict;
         // The compiled loop knows static order and MRV with ties to the lowest index only.
         let compiled_order = match strategy.var_order {
             VarOrder::Static => true,
@@ -70,7 +79,8 @@ impl SearchPlan {
             && compiled_order
             && strategy.inference == Inference::Fc
             && strategy.value_order == ValueOrder::Asc
-            && config.restarts.is_none();
+            && config.restarts.is_none()
+            && !last_conflict;
         // Places are read off one word per domain; without inference a domain does not
         // tell where a value can still go.
         let permutations = match (config.branching, store.uniform_words()) {

@@ -136,7 +136,10 @@ impl Solver<'_> {
             .map(|f| f.open.then(|| self.state.value[f.var.index()]))
             .collect();
         self.rewind_to_root();
-        let reads_domains = self.config.strategy.value_order == ValueOrder::Asc;
+        let reads_domains = matches!(
+            self.config.strategy.value_order,
+            ValueOrder::Asc | ValueOrder::Saved
+        );
         let kept = self.stats.clone();
         let mut path = Vec::with_capacity(frames.len());
         let mut finished = Vec::new();

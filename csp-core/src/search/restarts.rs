@@ -17,6 +17,14 @@ pub(super) struct RunCounter {
     start_nodes: u64,
 }
 
+impl RunCounter {
+    /// The run under way, from 0.
+    #[inline]
+    pub(super) fn run(&self) -> u32 {
+        self.run
+    }
+}
+
 impl Solver<'_> {
     /// Whether the current run has reached its cutoff (and the nogood store has room).
     #[inline]
@@ -46,6 +54,7 @@ impl Solver<'_> {
         self.runs.start_nodes = self.stats.nodes;
         self.stats.restarts += 1;
         self.descend = true;
+        self.note_restart();
         log::debug!(
             "restart {} after {} nodes, {} new nogoods",
             self.runs.run,

@@ -3,6 +3,7 @@
 
 use super::Solver;
 use super::inference::none::Legality;
+use super::order_state::track_assign;
 use crate::config::Inference;
 use crate::propagation::root::load_givens;
 
@@ -12,11 +13,13 @@ impl Solver<'_> {
     pub(super) fn propagate_root(&mut self) -> bool {
         let model = self.model;
         let (state, degrees) = (&mut self.state, &mut self.degrees);
+        let (weights, scopes) = (&mut self.weights, &mut self.orders.scopes);
         let loaded = load_givens(model, &mut self.store, |var, value| {
             state.assign(var, value);
             if let Some(degrees) = degrees {
                 degrees.on_assign(var);
             }
+            track_assign(weights, scopes, var, &state.assigned);
         });
         if !loaded || !self.givens_consistent() {
             return false;

@@ -65,8 +65,10 @@ fn dom_wdeg_fixed_weighs_the_variables_in_conflict_and_the_decision() {
     // Weights in the order x, p, q, r, s, t, u: the degree plus what the two failures
     // added.
     for (name, weights) in [
-        // Each failure weighs every variable of the failing all-different.
+        // Each failure weighs every variable of the failing all-different (at the end
+        // every variable is unassigned again, so the rules on unassigned variables agree).
         ("dom-wdeg/asc/mac", [3, 4, 3, 3, 3, 1, 1]),
+        ("dom-wdeg-all/asc/mac", [3, 4, 3, 3, 3, 1, 1]),
         // Only its fixed or emptied p, q, r (not s), and the decision x.
         ("dom-wdeg-fixed/asc/mac", [5, 4, 3, 3, 1, 1, 1]),
     ] {
@@ -116,4 +118,61 @@ fn domains_past_what_a_store_indexes_are_refused() {
         super::store_fits(crate::store::MAX_WORDS),
         Err(crate::ConfigError::ModelTooLarge { .. })
     ));
+}
+
+/// Under `dom-wdeg` each unassigned variable's weighted degree, kept up to date as search
+/// assigns, unassigns, fails and restarts, is the paper's sum: the weights of its
+/// constraints that have another unassigned variable. Checked wherever a node limit stops
+/// the search, under every inference, with and without restarts, and likewise the
+/// unassigned counts of the constraints.
+#[test]
+fn dom_wdeg_weighted_degrees_follow_the_unassigned_variables() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut checked = 0;
+    for _ in 0..100 {
+        let model = random_model(&mut rng);
+        for name in [
+            "dom-wdeg/asc/mac",
+            "dom-wdeg/asc/fc",
+            "dom-wdeg/lcv/none",
+            "run-robin/asc/mac",
+        ] {
+            for restarts in [None, Some(crate::Restarts::Luby { scale: 1 })] {
+                let mut config = SearchConfig {
+                    restarts,
+                    ..SearchConfig::with_strategy(name.parse().expect("a strategy"))
+                };
+                let total = run(&model, &config, true).1.nodes;
+                for cap in 1..=total.min(60) {
+                    config.limits.nodes = Some(cap);
+                    let mut solver = Solver::new(&model, config.clone()).expect("a valid configuration");
+                    solver.solutions().for_each(drop);
+                    let scopes = solver.orders.scopes.as_ref().expect("scopes under dom-wdeg");
+                    let assigned = &solver.state.assigned;
+                    for c in 0..scopes.unassigned.len() {
+                        let open = scopes.vars.row(c).iter().filter(|v| !assigned[v.index()]).count();
+                        assert_eq!(scopes.unassigned[c] as usize, open, "{name}: constraint {c}");
+                    }
+                    for v in 0..model.num_vars() {
+                        if assigned[v] {
+                            continue;
+                        }
+                        let expected: u64 = scopes
+                            .of_var
+                            .row(v)
+                            .iter()
+                            .filter(|m| scopes.counts(m.constraint as usize))
+                            .map(|m| solver.weights.weight_of(m.constraint as usize))
+                            .sum();
+                        assert_eq!(
+                            solver.weights.var_weight[v], expected,
+                            "{name}, {cap} nodes: x{v}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked} weighted degrees checked");
 }

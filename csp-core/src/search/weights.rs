@@ -1,11 +1,17 @@
 //! Constraint weights for dom/wdeg (Boussemart, Hemery, Lecoutre and Sais, "Boosting
 //! systematic search by weighting constraints", ECAI 2004), kept per variable: each
-//! variable's weighted degree, the summed weights of its constraints, so that selection
-//! reads one number. Branching on places reads them too.
+//! variable's weighted degree, so that selection reads one number. Branching on places
+//! reads them too.
+//!
+//! Three rules for what a variable's weighted degree sums ([`WeightRule`]); the paper's,
+//! `dom-wdeg`, counts a constraint only while it has another unassigned variable, which
+//! [`Scopes`] tracks, and keeps each sum up to date as variables are assigned and
+//! unassigned: one pass over the variable's constraints each time.
 
 use std::sync::Arc;
 
 use super::Solver;
+use super::scopes::Scopes;
 use crate::config::VarOrder;
 use crate::network::Network;
 use crate::propagation::Propagator;
@@ -13,26 +19,66 @@ use crate::propagation::engine::Failure;
 use crate::store::Store;
 use crate::var::VarId;
 
+/// What a variable's weighted degree sums.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum WeightRule {
+    /// [`VarOrder::DomWdeg`]: the weights of its constraints that have another
+    /// unassigned variable.
+    Unassigned,
+    /// [`VarOrder::DomWdegAll`] (and every order that reads no weights): the weights of
+    /// all its constraints, always.
+    All,
+    /// [`VarOrder::DomWdegFixed`]: its degree, plus one per failure it caused.
+    Fixed,
+}
+
 /// Each variable's weighted degree, and how failures add to it.
 pub(super) struct FailureWeights {
     pub(super) var_weight: Vec<u64>,
-    /// [`VarOrder::DomWdegFixed`]: a failure weighs only its causes.
-    fixed_only: bool,
+    rule: WeightRule,
+    /// Under [`WeightRule::Unassigned`]: each constraint's weight (see [`Scopes`] for the
+    /// numbering), from 1.
+    constraint_weight: Vec<u64>,
 }
 
 impl FailureWeights {
-    /// Every variable starts at its degree (its number of constraints).
-    pub(super) fn new(network: &Network, var_order: VarOrder) -> FailureWeights {
-        FailureWeights {
-            var_weight: network.degrees.clone(),
-            fixed_only: var_order == VarOrder::DomWdegFixed,
+    /// Every weight at 1: each variable starts at its degree (its number of constraints,
+    /// under [`WeightRule::Unassigned`] those with another variable). `scopes` must be
+    /// given for the orders that weigh constraints by the paper's rule.
+    pub(super) fn new(network: &Network, var_order: VarOrder, scopes: Option<&Scopes>) -> FailureWeights {
+        let rule = match var_order {
+            VarOrder::DomWdegFixed => WeightRule::Fixed,
+            VarOrder::DomWdeg | VarOrder::RunRobin if scopes.is_some() => WeightRule::Unassigned,
+            _ => WeightRule::All,
+        };
+        match (rule, scopes) {
+            (WeightRule::Unassigned, Some(scopes)) => FailureWeights {
+                var_weight: (0..network.degrees.len())
+                    .map(|v| {
+                        let row = scopes.of_var.row(v);
+                        row.iter()
+                            .filter(|m| scopes.counts(m.constraint as usize))
+                            .count() as u64
+                    })
+                    .collect(),
+                rule,
+                constraint_weight: vec![1; scopes.unassigned.len()],
+            },
+            _ => FailureWeights {
+                var_weight: network.degrees.clone(),
+                rule,
+                constraint_weight: Vec::new(),
+            },
         }
     }
 
-    /// A constraint failed. dom/wdeg: its weight, and so the weighted degree of each of
-    /// its variables, grows by one. `dom-wdeg-fixed`: only its variables in conflict and
-    /// the variable of the last `decision` gain one (see [`VarOrder::DomWdegFixed`]).
-    /// Reads the domains the failure left, before they are undone.
+    /// A constraint failed. `dom-wdeg`: its weight grows by one, and so does the weighted
+    /// degree of each of its unassigned variables if it counts for them; `dom-wdeg-all`:
+    /// the weighted degree of each of its variables grows by one; `dom-wdeg-fixed`: only
+    /// its variables in conflict and the variable of the last `decision` gain one (see
+    /// [`VarOrder::DomWdegFixed`]). Reads the domains the failure left, before they are
+    /// undone.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn on_failure(
         &mut self,
         failure: Failure,
@@ -41,7 +87,18 @@ impl FailureWeights {
         store: &Store,
         assigned: &[bool],
         decision: Option<VarId>,
+        scopes: Option<&Scopes>,
     ) {
+        if let (WeightRule::Unassigned, Some(scopes)) = (self.rule, scopes) {
+            let c = scopes.constraint_of(failure);
+            self.constraint_weight[c] += 1;
+            if scopes.counts(c) {
+                for y in scopes.vars.row(c).iter().filter(|y| !assigned[y.index()]) {
+                    self.var_weight[y.index()] += 1;
+                }
+            }
+            return;
+        }
         let arc_vars;
         let vars = match failure {
             Failure::Arc(arc) => {
@@ -51,29 +108,70 @@ impl FailureWeights {
             }
             Failure::Propagator(p) => props[p].variables(),
         };
+        let fixed_only = self.rule == WeightRule::Fixed;
         for v in vars {
-            if !self.fixed_only || (!assigned[v.index()] && store.size(*v) <= 1) {
+            if !fixed_only || (!assigned[v.index()] && store.size(*v) <= 1) {
                 self.var_weight[v.index()] += 1;
             }
         }
         // The decision that led to the failure (none at the root).
-        if let (true, Some(var)) = (self.fixed_only, decision) {
+        if let (true, Some(var)) = (fixed_only, decision) {
             self.var_weight[var.index()] += 1;
         }
+    }
+
+    /// Constraint `c`'s weight under the paper's rule.
+    #[cfg(test)]
+    pub(super) fn weight_of(&self, c: usize) -> u64 {
+        self.constraint_weight[c]
+    }
+
+    /// Whether the weighted degrees follow the assignments (the paper's rule).
+    #[inline]
+    pub(super) fn follows_assignments(&self) -> bool {
+        self.rule == WeightRule::Unassigned
+    }
+
+    /// Search assigned `var`; `scopes` tracks it. A constraint left with one unassigned
+    /// variable no longer counts for that variable.
+    #[inline]
+    pub(super) fn on_assign(&mut self, var: VarId, scopes: &mut Scopes, assigned: &[bool]) {
+        let (weights, constraint_weight) = (&mut self.var_weight, &self.constraint_weight);
+        scopes.assign(var, assigned, |c, y| weights[y.index()] -= constraint_weight[c]);
+    }
+
+    /// Search unassigned `var`: a constraint that had one unassigned variable counts for
+    /// it again, and `var`'s own weighted degree is summed afresh.
+    #[inline]
+    pub(super) fn on_unassign(&mut self, var: VarId, scopes: &mut Scopes, assigned: &[bool]) {
+        let (weights, constraint_weight) = (&mut self.var_weight, &self.constraint_weight);
+        let mut own = 0;
+        scopes.unassign(
+            var,
+            assigned,
+            |c, y| weights[y.index()] += constraint_weight[c],
+            |c| own += constraint_weight[c],
+        );
+        weights[var.index()] = own;
     }
 }
 
 impl Solver<'_> {
-    /// Weighs the constraint that just failed, before the failure is undone.
-    pub(super) fn blame(&mut self, failure: Failure) {
+    /// Weighs the constraint that just failed (`None`: a nogood, no constraint), before
+    /// the failure is undone, and tells the orders that learn from conflicts.
+    pub(super) fn blame(&mut self, failure: Option<Failure>) {
         let decision = self.state.frames.last().map(|f| f.var);
-        self.weights.on_failure(
-            failure,
-            &self.network,
-            self.props,
-            &self.store,
-            &self.state.assigned,
-            decision,
-        );
+        if let Some(failure) = failure {
+            self.weights.on_failure(
+                failure,
+                &self.network,
+                self.props,
+                &self.store,
+                &self.state.assigned,
+                decision,
+                self.orders.scopes.as_ref(),
+            );
+        }
+        self.note_conflict(failure, decision);
     }
 }

@@ -35,7 +35,7 @@ impl Solver<'_> {
         match self.forward_check_from(var) {
             Ok(()) => true,
             Err(failure) => {
-                self.blame(failure);
+                self.blame(Some(failure));
                 false
             }
         }

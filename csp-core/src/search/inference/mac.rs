@@ -25,9 +25,7 @@ impl Solver<'_> {
         match outcome {
             Ok(()) => true,
             Err(failure) => {
-                if let Some(failure) = failure {
-                    self.blame(failure);
-                }
+                self.blame(failure);
                 false
             }
         }

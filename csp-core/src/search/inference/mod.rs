@@ -21,7 +21,10 @@ impl Solver<'_> {
         top.open = true;
         let level = self.state.frames.len() - 1;
         self.note_decision(level);
-        self.decide(var, value, level)
+        self.note_node_start();
+        let holds = self.decide(var, value, level);
+        self.note_node_end(var, value, holds);
+        holds
     }
 
     /// The decision `var = value` at `level` and its inference, without the node's
@@ -47,6 +50,7 @@ impl Solver<'_> {
             && self.engine.nogoods.watching(var)
             && !self.engine.visit_nogoods(var, &mut self.store, &mut self.stats)
         {
+            self.blame(None);
             return false;
         }
         match self.config.strategy.inference {

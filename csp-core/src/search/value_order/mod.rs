@@ -9,6 +9,7 @@ pub(super) mod ascending;
 pub(super) mod lcv;
 pub(super) mod preordered;
 pub(super) mod random;
+pub(super) mod saved;
 
 use super::Solver;
 use super::driver::clock_hit;
@@ -24,8 +25,13 @@ impl Solver<'_> {
     pub(super) fn push_frame(&mut self, var: VarId) -> Option<LimitKind> {
         let start = self.state.value_stack.len() as u32;
         let stack = &mut self.state.value_stack;
+        let mut first = None;
         match self.config.strategy.value_order {
             ValueOrder::Asc | ValueOrder::Random => {}
+            ValueOrder::Saved => {
+                let saved = self.orders.saved.as_ref().expect("saved values under `saved`");
+                first = saved::push(stack, &self.store, var, saved);
+            }
             ValueOrder::Desc => preordered::push_descending(stack, &self.store, var),
             ValueOrder::Lcv => {
                 let legality = Legality::new(&self.network, self.props, &self.state, &self.store);
@@ -46,10 +52,14 @@ impl Solver<'_> {
             }
         }
         let len = self.state.value_stack.len() as u32 - start;
-        let untried = self
+        let mut untried = self
             .store
             .uniform_words()
             .map_or(0, |(words, _)| words[var.index()]);
+        // The saved value, tried first, is no longer among the ascending ones.
+        if let (Some(a), Some(base)) = (first, self.store.uniform_base()) {
+            untried &= !(1 << (a - base));
+        }
         let mark = self.store.mark();
         self.state
             .frames
@@ -80,6 +90,9 @@ impl Solver<'_> {
                     random::next(&mut cursor, stack, &self.store, var, &mut self.rng)
                 }
                 ValueOrder::Desc | ValueOrder::Lcv => preordered::next(&mut cursor, &self.state.value_stack),
+                ValueOrder::Saved => {
+                    saved::next(&mut cursor, &self.state.value_stack, &self.store, var, uniform)
+                }
             };
             let Some(candidate) = candidate else {
                 break None;
@@ -106,10 +119,12 @@ impl Solver<'_> {
         let Choice::Values(cursor) = frame.choice else {
             return Vec::new();
         };
-        if self.config.strategy.value_order != ValueOrder::Asc {
-            preordered::tried(&cursor, &self.state.value_stack)
-        } else {
-            ascending::tried(&cursor, &self.store, frame.var)
+        match self.config.strategy.value_order {
+            ValueOrder::Asc => ascending::tried(&cursor, &self.store, frame.var),
+            ValueOrder::Saved => saved::tried(&cursor, &self.state.value_stack, &self.store, frame.var),
+            ValueOrder::Desc | ValueOrder::Lcv | ValueOrder::Random => {
+                preordered::tried(&cursor, &self.state.value_stack)
+            }
         }
     }
 }

@@ -3,11 +3,20 @@
 //! dispatch). Adding an order is a new file here, a [`crate::VarOrder`] arm and, if it
 //! has a fast path, a [`VarSelection`] arm chosen in the plan.
 
+pub(super) mod activity;
+pub(super) mod chs;
 pub(super) mod dom_wdeg;
+pub(super) mod frb_dom;
+pub(super) mod frba_dom;
 pub(super) mod general;
+pub(super) mod impact;
 pub(super) mod mrv;
 pub(super) mod mrv_degree;
+pub(super) mod pick_dom;
+pub(super) mod run_robin;
+pub(super) mod scored;
 pub(super) mod static_order;
+pub(super) mod wdeg_cacd;
 
 use super::Solver;
 use super::inference::none::Legality;
@@ -28,12 +37,20 @@ pub(super) enum VarSelection {
     /// Any other rule (MRV+degree, dom/wdeg with random ties, no inference), through
     /// the general scan.
     General,
+    /// The learning orders and run robin, through [`scored`].
+    Scored,
 }
 
 impl Solver<'_> {
     /// The variable to branch on next (there is an unassigned one).
     pub(super) fn select_var(&mut self) -> VarId {
+        if let Some(lc) = &mut self.orders.last_conflict {
+            if let Some(var) = lc.priority(&self.state.assigned) {
+                return var;
+            }
+        }
         match self.plan.selection {
+            VarSelection::Scored => self.select_scored(),
             VarSelection::Static => static_order::select(&self.state),
             VarSelection::Smallest => mrv::smallest_domain(&self.state, &self.store),
             VarSelection::SmallestRandomTie => {
