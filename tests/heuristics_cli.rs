@@ -1,0 +1,125 @@
+//! The learning variable orders and the modifiers on the command line: `csp compare
+//! --strategies` and `csp sudoku compare --strategies` accept each name, with restarts and
+//! last-conflict reasoning; `csp solve` and `csp count` take them with `--var`, `--val` and
+//! `--last-conflict`; `--last-conflict` out of range is a usage error.
+
+mod common;
+
+use common::{code, csp, data, json_lines, stderr, stdout};
+
+/// Every variable order the issue names, and `dom-wdeg-all` (today's dom/wdeg).
+const ORDERS: [&str; 10] = [
+    "dom-wdeg",
+    "dom-wdeg-all",
+    "wdeg-cacd",
+    "chs",
+    "frb-dom",
+    "frba-dom",
+    "pick-dom",
+    "activity",
+    "impact",
+    "run-robin",
+];
+
+fn queens8() -> String {
+    format!(
+        "{}/csp-xcsp/tests/data/competition/Queens-0008-m1.xml.xz",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn compare_accepts_every_order_and_saved_values() {
+    let mut strategies: Vec<String> = ORDERS.iter().map(|o| format!("{o}/asc/mac")).collect();
+    strategies.push("mrv/saved/fc".into());
+    strategies.push("run-robin/saved/none".into());
+    for extra in [&[][..], &["--restarts", "luby:10", "--last-conflict", "2"][..]] {
+        let mut args = vec![
+            "compare".to_string(),
+            queens8(),
+            "--count".into(),
+            "--strategies".into(),
+            strategies.join(","),
+            "--format".into(),
+            "csv".into(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = csp(&args);
+        assert_eq!(code(&out), 0, "{extra:?}: {}", stderr(&out));
+        let text = stdout(&out);
+        for s in &strategies {
+            // Every strategy answered the one instance: all 92 solutions counted.
+            let row = text
+                .lines()
+                .find(|l| l.starts_with(&format!("{s},")))
+                .unwrap_or_else(|| {
+                    panic!("{extra:?}: no row for {s}: {text}");
+                });
+            assert!(row.starts_with(&format!("{s},1,1,")), "{extra:?}: {row}");
+        }
+    }
+}
+
+#[test]
+fn sudoku_compare_accepts_every_order() {
+    let strategies: Vec<String> = ORDERS
+        .iter()
+        .map(|o| format!("{o}/asc/fc"))
+        .chain(["mrv/saved/mac".to_string()])
+        .collect();
+    let out = csp(&[
+        "sudoku",
+        "compare",
+        &data("4x4.txt"),
+        "--strategies",
+        &strategies.join(","),
+        "--restarts",
+        "luby:4",
+        "--last-conflict",
+        "1",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    for s in &strategies {
+        assert!(
+            text.lines().any(|l| l.contains(&format!(",{s},"))),
+            "no row for {s}: {text}"
+        );
+    }
+}
+
+#[test]
+fn solve_and_count_take_the_orders_and_modifiers() {
+    for order in ORDERS {
+        let out = csp(&[
+            "count",
+            &queens8(),
+            "--var",
+            order,
+            "--val",
+            "saved",
+            "--last-conflict",
+            "2",
+            "--restarts",
+            "luby:5",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code(&out), 0, "{order}: {}", stderr(&out));
+        let line = &json_lines(&out)[0];
+        assert_eq!(line["solutions"], 92, "{order}");
+    }
+}
+
+#[test]
+fn last_conflict_out_of_range_is_a_usage_error() {
+    for k in ["-1", "1001", "x"] {
+        let out = csp(&["solve", &queens8(), "--last-conflict", k]);
+        assert_eq!(code(&out), 2, "{k}");
+        let out = csp(&["compare", &queens8(), "--last-conflict", k]);
+        assert_eq!(code(&out), 2, "{k}: {}", stderr(&out));
+    }
+}
