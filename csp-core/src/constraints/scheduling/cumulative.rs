@@ -6,7 +6,10 @@
 //! bounds the peak from below, and a task whose height would take a segment of the
 //! profile (others' parts only) above the peak's maximum cannot start where it would
 //! cover that segment. Two tasks whose heights together exceed the peak's maximum get the
-//! pairwise disjunctive rule. O(n^2) per run, O(n log n) for the profile.
+//! pairwise disjunctive rule. An energy check after ACE's: the tasks' smallest volume
+//! must fit under the capacity between the earliest start and the latest end, less the
+//! room the profile leaves too low for any task still to place. O(n^2) per run, O(n log n)
+//! for the profile.
 
 use super::task::{Task, disjunctive_pair};
 use crate::constraints::exact_once_complete;
@@ -48,7 +51,7 @@ impl Cumulative {
         best
     }
 
-    /// The time-tabling pass.
+    /// The time-tabling pass, and the energy check.
     fn time_table(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         with_scratch(|s| {
             // Events (time, delta) of the compulsory parts; at equal times ends go first.
@@ -60,9 +63,6 @@ impl Cumulative {
                     events.push((from, b.height));
                     events.push((to, -b.height));
                 }
-            }
-            if events.is_empty() {
-                return Ok(());
             }
             events.sort_unstable();
             // The segments [time, next time) with their loads, in `segments`.
@@ -87,6 +87,7 @@ impl Cumulative {
                 return Err(Conflict);
             }
             self.peak.restrict(ctx, highest, i64::MAX)?;
+            self.energy(ctx, segments, capacity)?;
             for t in &self.tasks {
                 let b = t.bounds(ctx)?;
                 if b.len == 0 || b.height == 0 {
@@ -104,6 +105,38 @@ impl Cumulative {
             }
             Ok(())
         })
+    }
+
+    /// The energy check (after ACE's): the tasks' smallest volume must fit in the
+    /// capacity over the span from the earliest start to the latest end, less the room
+    /// that the profile's `segments` leave too low for any task still to be placed.
+    fn energy(&self, ctx: &PropagationContext<'_>, segments: &[i64], capacity: i64) -> Result<(), Conflict> {
+        let (mut first, mut last) = (i64::MAX, i64::MIN);
+        let mut volume = 0i128;
+        let mut smallest = i64::MAX;
+        for t in &self.tasks {
+            let b = t.bounds(ctx)?;
+            if b.len == 0 || b.height == 0 {
+                continue;
+            }
+            first = first.min(b.est);
+            last = last.max(b.lst + t.length.max(ctx)?);
+            volume += i128::from(b.len) * i128::from(b.height);
+            if ctx.size(t.origin.var) > 1 {
+                smallest = smallest.min(b.height);
+            }
+        }
+        if first > last {
+            return Ok(());
+        }
+        let mut margin = i128::from(last - first) * i128::from(capacity) - volume;
+        for seg in segments.chunks_exact(3) {
+            let gap = capacity - seg[2];
+            if gap > 0 && gap < smallest {
+                margin -= i128::from(seg[1] - seg[0]) * i128::from(gap);
+            }
+        }
+        if margin < 0 { Err(Conflict) } else { Ok(()) }
     }
 }
 
