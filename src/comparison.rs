@@ -17,6 +17,9 @@ pub enum CompareFormat {
     Csv,
     /// One JSON array of summaries.
     Json,
+    /// JSON lines: one summary per line for `csp sudoku compare`; one record per run, as
+    /// it ends, for `csp compare`.
+    Jsonl,
 }
 
 /// Writes the rows in `format`, all at once.
@@ -60,6 +63,7 @@ impl<W: Write> RowWriter<W> {
             CompareFormat::Table => table_header(&mut out, width, labels)?,
             CompareFormat::Csv => csv_header(&mut out, labels)?,
             CompareFormat::Json => write!(out, "[")?,
+            CompareFormat::Jsonl => {}
         }
         out.flush()?;
         Ok(RowWriter {
@@ -82,6 +86,7 @@ impl<W: Write> RowWriter<W> {
                 let pretty = serde_json::to_string_pretty(r).expect("plain data");
                 write!(self.out, "{separator}  {}", pretty.replace('\n', "\n  "))?;
             }
+            CompareFormat::Jsonl => writeln!(self.out, "{}", serde_json::to_string(r).expect("plain data"))?,
         }
         self.rows += 1;
         self.out.flush()

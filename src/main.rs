@@ -6,8 +6,9 @@
 //!
 //! Layers, each importing only those above it: [`error`] (failures and exit codes) and
 //! [`interrupt`] (SIGINT and SIGTERM), [`args`] (flags shared by every search), [`input`] (reading puzzles), [`run`] (batches,
-//! output and summaries), then one module per command family, [`queens`] and [`sudoku`]
-//! (one file per subcommand).
+//! output and summaries), then one module per command family, [`queens`], [`sudoku`],
+//! [`instance`] (files) and [`lab`] (random CSPs and sweeps), one file per subcommand;
+//! [`chart`] draws every chart.
 
 #[macro_use]
 mod error;
@@ -17,8 +18,10 @@ mod comparison;
 mod input;
 mod instance;
 mod interrupt;
+mod lab;
 mod queens;
 mod run;
+mod stream;
 mod sudoku;
 
 use std::process::ExitCode;
@@ -44,8 +47,16 @@ enum Command {
     Solve(instance::solve::SolveArgs),
     /// Count the solutions of instances read from files (XCSP3 or DIMACS .col).
     Count(instance::count::CountArgs),
-    /// Compare search strategies over instances read from files: nodes, backtracks, time.
+    /// Compare search strategies over instances read from files: nodes, backtracks, time;
+    /// campaigns over seeds, resumed or spread over machines (--format jsonl, --resume, --shard).
     Compare(instance::compare::CompareArgs),
+    /// Merge the run records of `csp compare --format jsonl` into tables and charts.
+    Report(instance::report::ReportArgs),
+    /// Write random CSPs (model B, model RB) as XCSP3.
+    Random(lab::random::RandomArgs),
+    /// Phase-transition sweep: random instances over a range of one parameter, solved by
+    /// several strategies; every run as CSV or JSON lines, and a chart.
+    Sweep(lab::sweep::SweepArgs),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +71,9 @@ fn main() -> ExitCode {
         Command::Solve(args) => instance::solve::run(args),
         Command::Count(args) => instance::count::run(args),
         Command::Compare(args) => instance::compare::run(args),
+        Command::Report(args) => instance::report::run(args),
+        Command::Random(args) => lab::random::run(args),
+        Command::Sweep(args) => lab::sweep::run(args),
     };
     let code = match result {
         Ok(code) => code,

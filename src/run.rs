@@ -419,3 +419,77 @@ impl StatusCounts {
         }
     }
 }
+
+/// The number of worker threads `-j N` asks for: `N`, or one per core for 0.
+pub fn worker_count(jobs: usize) -> usize {
+    if jobs == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        jobs
+    }
+}
+
+/// The stack of each worker thread: as large as the main thread's, so that what one thread
+/// reads, every thread reads (the XCSP3 reader bounds its own depth; this bounds nothing else).
+pub const WORKER_STACK: usize = 16 << 20;
+
+/// Runs `work(i)` for every `i` in `0..count` on `jobs` worker threads (0: one per core)
+/// and hands each result to `emit` on the calling thread as soon as it is done, in the
+/// order the runs end. `emit` returns whether to go on: after `false` no new run starts.
+/// With one worker everything runs on the calling thread, in index order.
+pub fn parallel_each<R: Send>(
+    count: usize,
+    jobs: usize,
+    work: impl Fn(usize) -> R + Sync,
+    mut emit: impl FnMut(usize, R) -> bool,
+) {
+    let workers = worker_count(jobs).min(count).max(1);
+    if workers == 1 {
+        for i in 0..count {
+            if !emit(i, work(i)) {
+                return;
+            }
+        }
+        return;
+    }
+    let next = AtomicU64::new(0);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (send, receive) = mpsc::channel::<(usize, R)>();
+    std::thread::scope(|scope| {
+        let mut started = 0;
+        for _ in 0..workers {
+            let send = send.clone();
+            let (next, stop, work) = (&next, &stop, &work);
+            let spawned =
+                std::thread::Builder::new()
+                    .stack_size(WORKER_STACK)
+                    .spawn_scoped(scope, move || {
+                        while !stop.load(Ordering::SeqCst) {
+                            let i = next.fetch_add(1, Ordering::SeqCst) as usize;
+                            if i >= count || send.send((i, work(i))).is_err() {
+                                break;
+                            }
+                        }
+                    });
+            match spawned {
+                Ok(_) => started += 1,
+                // Fewer workers than asked: the others share the work.
+                Err(_) => break,
+            }
+        }
+        drop(send);
+        if started == 0 {
+            for i in 0..count {
+                if !emit(i, work(i)) {
+                    return;
+                }
+            }
+            return;
+        }
+        for (i, result) in receive {
+            if !stop.load(Ordering::SeqCst) && !emit(i, result) {
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+    });
+}

@@ -181,8 +181,8 @@ fn bad_instances_exit_with_1_and_say_where() {
         ),
         (
             "unsupported.xml",
-            "<cumulative/>\n</constraints></instance>",
-            "line 4, column 1: unsupported constraint <cumulative>",
+            "<stretch/>\n</constraints></instance>",
+            "line 4, column 1: unsupported constraint <stretch>",
         ),
     ] {
         let path = temp_file(name, &format!("{head}{body}"));
@@ -194,8 +194,9 @@ fn bad_instances_exit_with_1_and_say_where() {
             assert_eq!(v["status"], "error");
         }
     }
+    // A file that does not exist is an argument error, found before anything runs.
     let o = csp(&["solve", "/nonexistent/file.xml"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]

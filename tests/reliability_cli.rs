@@ -86,20 +86,22 @@ fn a_closed_pipe_ends_every_command_quietly() {
     }
 }
 
-/// Runs `csp` with `env`, its standard output a pipe whose reader goes away before the
-/// first answer is written.
+/// Runs `csp` with `env`, its standard output a pipe whose reader is gone before the program
+/// starts: its first write finds it gone, whatever the load on the machine (closing the read
+/// end after the start would race with the program's first writes).
 #[cfg(unix)]
 fn with_reader_gone(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
     use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let child = Command::new(env!("CARGO_BIN_EXE_csp"))
         .args(args)
         .envs(env.iter().copied())
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
+        .stdout(Stdio::from(writer))
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    drop(child.stdout.take());
     child.wait_with_output().unwrap()
 }
 

@@ -80,6 +80,16 @@ impl Domain {
         offset >= 0 && self.bits.contains(offset as usize)
     }
 
+    /// The smallest value (a domain is never empty).
+    pub fn min(&self) -> i32 {
+        self.base + self.bits.minimum().unwrap_or(0) as i32
+    }
+
+    /// The largest value.
+    pub fn max(&self) -> i32 {
+        self.base + self.bits.maximum().unwrap_or(0) as i32
+    }
+
     /// The values in increasing order.
     pub fn values(&self) -> impl Iterator<Item = i32> + '_ {
         self.bits.ones().map(move |i| self.base + i as i32)

@@ -58,6 +58,16 @@ pub enum ModelError {
         /// How many were given.
         found: usize,
     },
+    /// A constraint some of whose values could leave the 128-bit integers csp computes in
+    /// (bounds computed from the domains when it is posted). Every constraint csp accepts
+    /// is evaluated exactly.
+    #[error("{constraint}: {reason}")]
+    Arithmetic {
+        /// Which constraint (for example "intension").
+        constraint: &'static str,
+        /// Which subexpression, and why.
+        reason: String,
+    },
     /// An n-ary constraint that cannot be posted as given: an empty scope, an operator with
     /// the wrong number of arguments, an argument of the wrong kind, and the like.
     #[error("{constraint}: {reason}")]

@@ -20,6 +20,11 @@
 //!   [`Restarts`] (the subtrees each run finished are kept as nogoods, so counts stay
 //!   exact), and decisions on variables or, in permutation constraints, on the two places
 //!   left to a value ([`Branching`]).
+//! - Random CSPs of the standard models for phase-transition experiments ([`random`]:
+//!   model B and model RB, forced-satisfiable or not), reproducible from a seed.
+//! - [`Solver::optimize`] minimises or maximises a variable ([`Model::minimize`],
+//!   [`Model::maximize`]) by branch and bound, with any strategy, and returns an
+//!   [`Optimum`]: the best solution, its value, and whether it is proved optimal.
 //! - Local search over complete assignments: [`min_conflicts`] (any [`ConflictModel`],
 //!   or any [`Model`] through [`ModelConflicts`]) and simulated annealing ([`anneal`]).
 //!
@@ -58,6 +63,7 @@ mod local;
 mod model;
 mod network;
 mod propagation;
+pub mod random;
 mod relation;
 mod search;
 mod stats;
@@ -70,7 +76,7 @@ pub use config::{
     Branching, ConfigError, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder,
     VarOrder, luby,
 };
-pub use constraints::expression::{Expr, ExprOp};
+pub use constraints::expression::{Bounds, Expr, ExprOp, Interval, RangeError};
 pub use constraints::table::Tuples;
 pub use constraints::{
     AllDifferent, Automaton, Cmp, Mdd, Order, PermutationOverlap, PermutationOverlaps, Strength, TableCell,
@@ -81,10 +87,10 @@ pub use local::{Annealing, AnnealingModel, AnnealingRun, AnnealingStats, anneal}
 pub use local::{
     ConflictModel, LocalOutcome, LocalRun, LocalStats, MinConflicts, ModelConflicts, min_conflicts,
 };
-pub use model::{BinaryConstraint, Model};
+pub use model::{BinaryConstraint, Model, Objective};
 pub use propagation::{Ac3Report, Conflict, Event, Priority, PropagationContext, Propagator, Wake, ac3};
 pub use relation::{PairPredicate, Relation};
-pub use search::{Solutions, Solver};
+pub use search::{Optimum, Solutions, Solver};
 pub use stats::{Count, LimitKind, Outcome, Stats};
 pub use store::{DomainBits, Values};
 pub use var::{IntOrVar, VarId};

@@ -72,11 +72,14 @@ fn cmp_holds(cmp: Cmp, a: i64, b: i64) -> bool {
 }
 
 /// The XCSP3 semantics, written out again (the oracle does not use the engine's evaluator).
-fn ev(e: &Ex, s: &[i32]) -> Option<i64> {
+/// The value of `e` in exact integers (i128 holds every value the generated expressions
+/// reach); `None` where it is undefined. `and`, `or` and `imp` are decided by a defined
+/// operand even when another is undefined, and `if` evaluates the branch it takes.
+fn ev(e: &Ex, s: &[i32]) -> Option<i128> {
     use ExprOp::*;
     let args = match e {
-        Ex::C(c) => return Some(*c),
-        Ex::V(i) => return Some(i64::from(s[*i])),
+        Ex::C(c) => return Some(i128::from(*c)),
+        Ex::V(i) => return Some(i128::from(s[*i])),
         Ex::Op(_, args) => args,
     };
     let Ex::Op(op, _) = e else { unreachable!() };
@@ -87,47 +90,40 @@ fn ev(e: &Ex, s: &[i32]) -> Option<i64> {
     if matches!(op, In | NotIn) {
         let x = ev(&args[0], s)?;
         let Ex::Op(Set, set) = &args[1] else { return None };
-        let values: Option<Vec<i64>> = set.iter().map(|a| ev(a, s)).collect();
+        let values: Option<Vec<i128>> = set.iter().map(|a| ev(a, s)).collect();
         let found = values?.contains(&x);
-        return Some(i64::from(found == (*op == In)));
+        return Some(i128::from(found == (*op == In)));
     }
-    let v: Vec<i64> = args.iter().map(|a| ev(a, s)).collect::<Option<_>>()?;
-    let b = |x: bool| Some(i64::from(x));
+    let parts: Vec<Option<i128>> = args.iter().map(|a| ev(a, s)).collect();
+    let b = |x: bool| Some(i128::from(x));
     match op {
-        Neg => v[0].checked_neg(),
-        Abs => v[0].checked_abs(),
-        Sqr => v[0].checked_mul(v[0]),
+        And if parts.contains(&Some(0)) => return b(false),
+        Or if parts.iter().any(|p| p.is_some_and(|x| x != 0)) => return b(true),
+        Imp if parts[0] == Some(0) || parts[1].is_some_and(|x| x != 0) => return b(true),
+        _ => {}
+    }
+    let v: Vec<i128> = parts.into_iter().collect::<Option<_>>()?;
+    match op {
+        Neg => Some(-v[0]),
+        Abs => Some(v[0].abs()),
+        Sqr => Some(v[0] * v[0]),
         Not => b(v[0] == 0),
-        Add => v.iter().try_fold(0i64, |acc, &x| acc.checked_add(x)),
-        Mul => v.iter().try_fold(1i64, |acc, &x| acc.checked_mul(x)),
-        Sub => v[0].checked_sub(v[1]),
-        Div => {
-            if v[1] == 0 {
-                None
-            } else {
-                // Truncation toward zero.
-                let q = (v[0] as f64 / v[1] as f64).trunc() as i64;
-                Some(q)
-            }
-        }
-        Mod => {
-            if v[1] == 0 {
-                None
-            } else {
-                let q = (v[0] as f64 / v[1] as f64).trunc() as i64;
-                Some(v[0] - q * v[1])
-            }
-        }
+        Add => Some(v.iter().sum()),
+        Mul => Some(v.iter().product()),
+        Sub => Some(v[0] - v[1]),
+        // Truncation toward zero; the remainder has the dividend's sign.
+        Div => (v[1] != 0).then(|| v[0] / v[1]),
+        Mod => (v[1] != 0).then(|| v[0] - v[1] * (v[0] / v[1])),
         Pow => {
             if v[1] < 0 {
                 None
             } else {
-                (0..v[1]).try_fold(1i64, |acc, _| acc.checked_mul(v[0]))
+                (0..v[1]).try_fold(1i128, |acc, _| acc.checked_mul(v[0]))
             }
         }
         Min => v.iter().copied().min(),
         Max => v.iter().copied().max(),
-        Dist => v[0].checked_sub(v[1])?.checked_abs(),
+        Dist => Some((v[0] - v[1]).abs()),
         Lt => b(v[0] < v[1]),
         Le => b(v[0] <= v[1]),
         Ge => b(v[0] >= v[1]),
@@ -515,9 +511,122 @@ proptest! {
     }
 }
 
+// ----- exact arithmetic at the edges of 32 and 64 bits -----
+
+/// A domain of one to three values at one end of the 32-bit integers (a domain spans at most
+/// 2^26 values, so not both ends at once).
+fn edge_domain() -> impl Strategy<Value = Vec<i32>> {
+    let high = prop::collection::btree_set(i32::MAX - 2..=i32::MAX, 1..=3);
+    let low = prop::collection::btree_set(i32::MIN..=i32::MIN + 2, 1..=3);
+    let middle = prop::collection::btree_set(-2i32..=2, 1..=3);
+    prop_oneof![high, low, middle].prop_map(|s| s.into_iter().collect())
+}
+
+/// A constant at the edges of the 64-bit integers (or small).
+fn edge_constant() -> impl Strategy<Value = i64> {
+    prop::sample::select(vec![
+        i64::MIN,
+        i64::MIN + 1,
+        -(1 << 62),
+        i64::from(i32::MIN),
+        -1,
+        0,
+        1,
+        2,
+        i64::from(i32::MAX),
+        1 << 62,
+        i64::MAX - 1,
+        i64::MAX,
+    ])
+}
+
+/// Comparisons of expressions whose values reach far past 64 bits but stay within 128
+/// (products of three 32-bit values, sums of 64-bit coefficients times 32-bit values...):
+/// csp must accept every one and count it exactly.
+fn edge_expr(n: usize) -> impl Strategy<Value = Ex> {
+    use ExprOp::*;
+    let var = (0..n).prop_map(Ex::V);
+    let c = edge_constant().prop_map(Ex::C);
+    let scaled = (c.clone(), var.clone()).prop_map(|(c, v)| Ex::Op(Mul, vec![c, v]));
+    let lhs = prop_oneof![
+        prop::collection::vec(scaled.clone(), 2..=3).prop_map(|t| Ex::Op(Add, t)),
+        (scaled.clone(), scaled.clone()).prop_map(|(a, b)| Ex::Op(Sub, vec![a, b])),
+        (var.clone(), var.clone()).prop_map(|(a, b)| Ex::Op(Mul, vec![a, b])),
+        (var.clone(), var.clone(), var.clone()).prop_map(|(a, b, c)| Ex::Op(Mul, vec![a, b, c])),
+        (var.clone(), var.clone(), var.clone()).prop_map(|(a, b, c)| {
+            let m = |x: &Ex, y: &Ex| Ex::Op(Mul, vec![x.clone(), y.clone()]);
+            Ex::Op(Add, vec![m(&a, &b), m(&b, &c), m(&a, &c)])
+        }),
+        (var.clone(), 0i64..=3).prop_map(|(a, k)| Ex::Op(Pow, vec![a, Ex::C(k)])),
+        var.clone().prop_map(|a| Ex::Op(Sqr, vec![a])),
+        (var.clone(), var.clone()).prop_map(|(a, b)| Ex::Op(Dist, vec![a, b])),
+        (scaled.clone(), var.clone()).prop_map(|(a, b)| Ex::Op(Div, vec![a, b])),
+        (scaled.clone(), var.clone()).prop_map(|(a, b)| Ex::Op(Mod, vec![a, b])),
+        var.clone().prop_map(|a| Ex::Op(Neg, vec![Ex::Op(Abs, vec![a])])),
+    ];
+    let rel = prop::sample::select(vec![Lt, Le, Ge, Gt, Ne, Eq]);
+    let comparison = (rel, lhs, c).prop_map(|(op, l, r)| Ex::Op(op, vec![l, r]));
+    let connective = prop::sample::select(vec![And, Or, Imp]);
+    prop_oneof![
+        3 => comparison.clone(),
+        1 => (connective, comparison.clone(), comparison).prop_map(|(op, a, b)| Ex::Op(op, vec![a, b])),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(96),
+        ..ProptestConfig::default()
+    })]
+
+    /// Values and coefficients at the 32- and 64-bit limits: every count equals brute force
+    /// in exact integers, under every strategy.
+    #[test]
+    fn intensions_at_the_edges_of_64_bits(
+        domains in prop::collection::vec(edge_domain(), 2..=4)
+            .prop_flat_map(|d| { let n = d.len(); (Just(d), edge_expr(n)) })
+    ) {
+        let (domains, e) = domains;
+        let n = domains.len();
+        let spec = Spec { domains, givens: vec![None; n], cons: vec![Con::Intension(e)] };
+        check_spec(&spec)?;
+    }
+}
+
+#[test]
+fn expressions_past_128_bits_are_refused() {
+    use ExprOp::*;
+    let mut m = Model::new();
+    let x: Vec<VarId> = (0..5)
+        .map(|_| m.int_var(i32::MAX - 1, i32::MAX).unwrap())
+        .collect();
+    let product = Expr::call(Mul, x.iter().map(|&v| Expr::var(v)).collect());
+    let e = Expr::call(Gt, vec![product, Expr::constant(0)]);
+    assert!(matches!(m.intension(&e), Err(ModelError::Arithmetic { .. })));
+    let y = m.int_var(0, 200).unwrap();
+    let e = Expr::call(
+        Gt,
+        vec![
+            Expr::call(Pow, vec![Expr::var(x[0]), Expr::var(y)]),
+            Expr::constant(0),
+        ],
+    );
+    assert!(matches!(m.intension(&e), Err(ModelError::Arithmetic { .. })));
+    // The same with the exponent bounded: accepted, and exact.
+    let z = m.int_var(0, 3).unwrap();
+    let e = Expr::call(
+        Eq,
+        vec![
+            Expr::call(Pow, vec![Expr::var(x[0]), Expr::var(z)]),
+            Expr::var(x[1]),
+        ],
+    );
+    assert!(m.intension(&e).is_ok());
+}
+
 // ----- the expression language -----
 
-fn eval(op: ExprOp, args: &[i64]) -> Option<i64> {
+fn eval(op: ExprOp, args: &[i64]) -> Option<i128> {
     Expr::call(op, args.iter().map(|&a| Expr::Const(a)).collect()).eval(&|_| 0)
 }
 
@@ -534,7 +643,7 @@ fn division_truncates_and_modulo_has_the_dividend_sign() {
     assert_eq!(eval(Mod, &[-7, -2]), Some(-1));
     assert_eq!(eval(Div, &[1, 0]), None);
     assert_eq!(eval(Mod, &[1, 0]), None);
-    assert_eq!(eval(Div, &[i64::MIN, -1]), None, "overflow");
+    assert_eq!(eval(Div, &[i64::MIN, -1]), Some(1 << 63), "exact beyond 64 bits");
 }
 
 #[test]
@@ -545,14 +654,19 @@ fn arithmetic() {
     assert_eq!(eval(Pow, &[0, 0]), Some(1));
     assert_eq!(eval(Pow, &[2, -1]), None);
     assert_eq!(eval(Pow, &[-1, i64::MAX]), Some(-1));
-    assert_eq!(eval(Pow, &[3, 100]), None, "overflow");
+    assert_eq!(eval(Pow, &[3, 70]), Some(3i128.pow(70)), "exact beyond 64 bits");
+    assert_eq!(
+        eval(Pow, &[3, 100]),
+        None,
+        "beyond 128 bits (refused when posted)"
+    );
     assert_eq!(eval(Sqr, &[-5]), Some(25));
     assert_eq!(eval(Abs, &[-5]), Some(5));
     assert_eq!(eval(Neg, &[5]), Some(-5));
-    assert_eq!(eval(Neg, &[i64::MIN]), None);
+    assert_eq!(eval(Neg, &[i64::MIN]), Some(1 << 63));
     assert_eq!(eval(Dist, &[2, 9]), Some(7));
     assert_eq!(eval(Add, &[1, 2, 3]), Some(6));
-    assert_eq!(eval(Add, &[i64::MAX, 1]), None);
+    assert_eq!(eval(Add, &[i64::MAX, 1]), Some(1 << 63));
     assert_eq!(eval(Mul, &[2, 3, 4]), Some(24));
     assert_eq!(eval(Min, &[4, -1, 3]), Some(-1));
     assert_eq!(eval(Max, &[4, -1, 3]), Some(4));
@@ -587,6 +701,34 @@ fn if_evaluates_the_branch_taken_only() {
     assert_eq!(guarded.eval(&|_| 0), Some(7));
     let taken = Expr::call(If, vec![c(1), Expr::call(Div, vec![c(1), c(0)]), c(7)]);
     assert_eq!(taken.eval(&|_| 0), None);
+}
+
+#[test]
+fn and_or_imp_are_decided_by_a_defined_operand() {
+    use ExprOp::*;
+    let c = Expr::Const;
+    let undefined = || Expr::call(Div, vec![c(1), c(0)]);
+    let e = |op, args| Expr::call(op, args);
+    assert_eq!(
+        e(Imp, vec![c(0), undefined()]).eval(&|_| 0),
+        Some(1),
+        "guard false"
+    );
+    assert_eq!(
+        e(Imp, vec![undefined(), c(1)]).eval(&|_| 0),
+        Some(1),
+        "conclusion true"
+    );
+    assert_eq!(e(Imp, vec![c(1), undefined()]).eval(&|_| 0), None);
+    assert_eq!(e(And, vec![undefined(), c(0)]).eval(&|_| 0), Some(0));
+    assert_eq!(e(And, vec![undefined(), c(1)]).eval(&|_| 0), None);
+    assert_eq!(e(Or, vec![undefined(), c(2)]).eval(&|_| 0), Some(1));
+    assert_eq!(e(Or, vec![c(0), undefined()]).eval(&|_| 0), None);
+    assert_eq!(
+        e(Xor, vec![c(1), undefined()]).eval(&|_| 0),
+        None,
+        "xor needs every operand"
+    );
 }
 
 #[test]

@@ -17,8 +17,11 @@ use csp_core::{
 use proptest::prelude::*;
 
 mod common;
+#[path = "common/variables.rs"]
+mod variables;
 
 use common::queens;
+use variables::add_vars;
 
 // ----- random models -----
 
@@ -74,16 +77,7 @@ impl Spec {
     /// The model, with the all-different constraints at `strength`.
     fn model(&self, strength: Strength) -> Model {
         let mut m = Model::new();
-        let vars: Vec<VarId> = self
-            .domains
-            .iter()
-            .map(|d| m.add_var(Domain::from_values(d.iter().copied()).unwrap()))
-            .collect();
-        for (&v, g) in vars.iter().zip(&self.givens) {
-            if let Some(g) = *g {
-                m.fix(v, g).unwrap();
-            }
-        }
+        let vars = add_vars(&mut m, &self.domains, &self.givens);
         for (x, y, rel) in &self.binary {
             m.post(vars[*x], vars[*y], rel.relation()).unwrap();
         }

@@ -7,6 +7,10 @@ use std::path::Path;
 use csp_core::{Domain, Model, VarId};
 
 use crate::error::{Error, Position, Result};
+use crate::limits::ReadLimits;
+
+/// The most vertices a graph may have.
+pub const MAX_VERTICES: usize = 10_000_000;
 
 /// A graph read from a DIMACS file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -49,13 +53,13 @@ pub fn parse(text: &str) -> Result<Graph> {
                     .next()
                     .and_then(|s| s.parse().ok())
                     .ok_or_else(|| syntax(n, format!("expected `p edge N M`, found `{line}`")))?;
-                if vertices > 10_000_000 {
+                if vertices > MAX_VERTICES {
                     return Err(Error::ValueOutOfRange {
                         position: Position {
                             line: n as u32,
                             column: 1,
                         },
-                        message: format!("{vertices} vertices"),
+                        message: format!("{vertices} vertices (at most {MAX_VERTICES})"),
                     });
                 }
                 graph = Some(Graph {
@@ -86,6 +90,9 @@ pub fn parse(text: &str) -> Result<Graph> {
                     Ok(v - 1)
                 };
                 let (u, v) = (vertex()?, vertex()?);
+                if let Some(extra) = parts.next() {
+                    return Err(syntax(n, format!("`{extra}` after the edge `e U V`")));
+                }
                 if u == v {
                     return Err(syntax(
                         n,
@@ -97,8 +104,14 @@ pub fn parse(text: &str) -> Result<Graph> {
                     g.edges.push(key);
                 }
             }
-            Some("n" | "x" | "d" | "v") => {}
-            Some(other) => return Err(syntax(n, format!("unknown line type `{other}`"))),
+            // Vertex weights: not part of colouring.
+            Some("n") => {}
+            Some(other) => {
+                return Err(syntax(
+                    n,
+                    format!("unknown line type `{other}` (expected c, p, e or n)"),
+                ));
+            }
         }
     }
     graph.ok_or_else(|| syntax(text.lines().count().max(1), "no `p edge N M` line".into()))
@@ -162,8 +175,17 @@ impl Graph {
 
 /// Reads a DIMACS file and builds its K-colouring CSP.
 pub fn read(path: impl AsRef<Path>, colours: u32) -> Result<Model> {
-    let text = crate::read_text(path.as_ref())?;
-    parse(&text)?.colouring(colours)
+    read_with(path, colours, &ReadLimits::default())
+}
+
+/// [`read`] within limits (input size, deadline, cancel flag).
+pub fn read_with(path: impl AsRef<Path>, colours: u32, limits: &ReadLimits) -> Result<Model> {
+    let text = crate::source::read_plain_text(path.as_ref(), limits)?;
+    let graph = parse(&text)?;
+    limits.check()?;
+    let model = graph.colouring(colours)?;
+    limits.check()?;
+    Ok(model)
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
-//! Errors of reading an instance: every one says where in the file it arose.
+//! Errors of reading an instance: every one about the text says where in the file it arose.
 
 use std::fmt;
 
+use csp_core::LimitKind;
 use thiserror::Error;
 
 /// A place in an input file: line and column, both counted from 1.
@@ -23,15 +24,15 @@ impl fmt::Display for Position {
 #[derive(Debug, Error)]
 pub enum Error {
     /// The file could not be opened or read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read the file: {source}")]
     Io {
         /// The file.
         path: String,
         /// The underlying error.
         source: std::io::Error,
     },
-    /// The file ends in `.xz` or `.lzma` but does not decompress.
-    #[error("cannot decompress {path} ({format}): {message}")]
+    /// The file is compressed but does not decompress.
+    #[error("cannot decompress the file ({format}): {message}")]
     Decompress {
         /// The file.
         path: String,
@@ -40,21 +41,49 @@ pub enum Error {
         /// What the decoder said.
         message: String,
     },
+    /// The file is not an XCSP3 document (nor xz or lzma holding one): its first bytes
+    /// cannot start XML.
+    #[error("not an XCSP3 instance: {what}")]
+    NotXml {
+        /// The file.
+        path: String,
+        /// What it looks like instead.
+        what: String,
+    },
+    /// The text of the instance, decompressed, is larger than the limit.
+    #[error("the instance is larger than {limit} bytes of XML (the limit on input, set with --max-input)")]
+    TooLarge {
+        /// The file.
+        path: String,
+        /// The limit, in bytes.
+        limit: u64,
+    },
+    /// A limit (time, or the cancel flag of SIGINT/SIGTERM) stopped the reading or the
+    /// posting of the instance.
+    #[error("{0} while reading the instance")]
+    Limit(LimitKind),
     /// The text is not UTF-8.
-    #[error("the instance is not UTF-8 text (byte {offset})")]
+    #[error("{position}: the instance is not UTF-8 text (byte offset {offset})")]
     Encoding {
         /// Where the first bad byte is.
+        position: Position,
+        /// The byte offset of the first bad byte.
         offset: usize,
     },
     /// The text is not well-formed XML.
-    #[error("line {}, column {}: malformed XML: {}", .0.pos().row, .0.pos().col, .0)]
-    Xml(#[from] roxmltree::Error),
+    #[error("{position}: malformed XML: {message}")]
+    Xml {
+        /// Where the parser stopped.
+        position: Position,
+        /// What it expected.
+        message: String,
+    },
     /// An element, attribute or form outside the supported subset of XCSP3.
     #[error("{position}: unsupported {what}")]
     Unsupported {
         /// Where it is.
         position: Position,
-        /// What it is, for example "element <cumulative>".
+        /// What it is, for example "element <stretch>".
         what: String,
     },
     /// A name that no declared variable (or array) has.
@@ -73,6 +102,16 @@ pub enum Error {
         /// What is wrong with it.
         message: String,
     },
+    /// Elements or expressions nested deeper than the reader follows.
+    #[error("{position}: {what} nested deeper than {limit} levels (csp's limit)")]
+    TooDeep {
+        /// Where the level past the limit starts.
+        position: Position,
+        /// Elements or expressions.
+        what: &'static str,
+        /// The limit.
+        limit: usize,
+    },
     /// Anything else that does not follow the XCSP3 syntax.
     #[error("{position}: {message}")]
     Syntax {
@@ -81,7 +120,8 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
-    /// The model refused a constraint (a bug of this reader or a limit of csp-core).
+    /// The model refused a constraint: a limit of csp-core (a domain too wide, arithmetic
+    /// beyond 128 bits) or a malformed constraint.
     #[error("{position}: {source}")]
     Model {
         /// The constraint's place.
@@ -99,14 +139,24 @@ impl Error {
             | Error::UnknownVariable { position, .. }
             | Error::ValueOutOfRange { position, .. }
             | Error::Syntax { position, .. }
+            | Error::TooDeep { position, .. }
+            | Error::Encoding { position, .. }
+            | Error::Xml { position, .. }
             | Error::Model { position, .. } => Some(*position),
-            Error::Xml(e) => {
-                let p = e.pos();
-                Some(Position {
-                    line: p.row,
-                    column: p.col,
-                })
-            }
+            _ => None,
+        }
+    }
+
+    /// Whether the instance uses something outside what csp reads (XCSP3-core): the XCSP
+    /// competition output says `s UNSUPPORTED` for it.
+    pub fn is_unsupported(&self) -> bool {
+        matches!(self, Error::Unsupported { .. })
+    }
+
+    /// The limit that stopped the reading, if one did.
+    pub fn limit(&self) -> Option<LimitKind> {
+        match self {
+            Error::Limit(kind) => Some(*kind),
             _ => None,
         }
     }

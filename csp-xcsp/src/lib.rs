@@ -1,12 +1,12 @@
 //! # csp-xcsp: XCSP3 instances (and DIMACS graph colouring) as csp-core models
 //!
-//! Reads a constraint-satisfaction instance in [XCSP3](https://xcsp.org) (`type="CSP"`,
-//! the constraints of the *mini* track: `intension`, `extension`, `allDifferent`, `sum`,
-//! `element`, `instantiation`, with `group`, `slide`, `block` and compact lists) into a
+//! Reads a constraint-satisfaction instance in [XCSP3](https://xcsp.org) into a
 //! [`csp_core::Model`] whose variables keep their XCSP3 names (`x`, `q[3]`, `m[0][1]`), in
 //! declaration order. Files may be plain (`.xml`), xz (`.xml.xz`) or legacy lzma
-//! (`.xml.lzma`). Anything outside the subset is refused with an [`Error`] that names the
-//! element and its line.
+//! (`.xml.lzma`). Anything outside what csp reads is refused with an [`Error`] that names
+//! the element and gives its line and column; so is anything beyond csp's limits (the size
+//! of the input, the nesting of elements and expressions, arithmetic beyond 128 bits), and a
+//! deadline or a cancel flag ([`ReadLimits`]) stops the reading as it stops a search.
 //!
 //! ```
 //! use csp_core::{SearchConfig, Solver};
@@ -27,23 +27,42 @@
 //! let mut solver = Solver::new(&instance.model, SearchConfig::default()).unwrap();
 //! assert_eq!(solver.count().solutions, 2); // four queens
 //!
-//! let err = csp_xcsp::Instance::from_str("<instance type=\"CSP\">\n<variables> <var id=\"x\"> 0..2 </var> </variables>\n<constraints> <cumulative/> </constraints></instance>").unwrap_err();
-//! assert_eq!(err.to_string(), "line 3, column 15: unsupported constraint <cumulative>");
+//! let err = csp_xcsp::Instance::from_str("<instance type=\"CSP\">\n<variables> <var id=\"x\"> 0..2 </var> </variables>\n<constraints> <stretch/> </constraints></instance>").unwrap_err();
+//! assert_eq!(err.to_string(), "line 3, column 15: unsupported constraint <stretch> (outside XCSP3-core)");
 //! ```
 
+mod condition;
+mod constraints;
 pub mod dimacs;
 mod error;
 pub mod ir;
-mod parse;
+mod limits;
 mod post;
+mod read;
+mod source;
+pub mod table;
+mod walk;
+pub mod write;
+mod xml;
 
 use std::path::Path;
 
-use csp_core::Model;
+use csp_core::{Model, VarId};
 
 pub use error::{Error, Position, Result};
-pub use parse::Array;
+pub use limits::{DEFAULT_MAX_INPUT, MAX_ELEMENT_DEPTH, MAX_EXPRESSION_DEPTH, ReadLimits};
 pub use post::{PAIR_TABLE_LIMIT, PostOptions};
+pub use read::Array;
+pub use source::{read_bytes, read_text};
+
+/// How an instance is read: the posting options and the limits.
+#[derive(Clone, Debug, Default)]
+pub struct ReadOptions {
+    /// How constraints are posted.
+    pub post: PostOptions,
+    /// The limits that hold while reading and posting.
+    pub limits: ReadLimits,
+}
 
 /// An instance read from a file: the model, and what is needed to report solutions.
 pub struct Instance {
@@ -73,36 +92,49 @@ impl std::fmt::Debug for Instance {
 
 impl Instance {
     /// Reads an instance from a file: `.xml`, `.xml.xz` or `.xml.lzma` (the compression is
-    /// recognised from the content and the name); DIMACS files are read by
-    /// [`dimacs::read`].
+    /// recognised from the content and the name; `-` is standard input); DIMACS files are
+    /// read by [`dimacs::read`].
     pub fn from_path(path: impl AsRef<Path>) -> Result<Instance> {
-        Instance::from_path_with(path, PostOptions::default())
+        Instance::from_path_with(path, &ReadOptions::default())
     }
 
-    /// [`Instance::from_path`] with posting options.
-    pub fn from_path_with(path: impl AsRef<Path>, options: PostOptions) -> Result<Instance> {
-        let text = read_text(path.as_ref())?;
+    /// [`Instance::from_path`] with options and limits.
+    pub fn from_path_with(path: impl AsRef<Path>, options: &ReadOptions) -> Result<Instance> {
+        let text = read_text(path.as_ref(), &options.limits)?;
         Instance::from_str_with(&text, options)
     }
 
     /// Reads an instance from XCSP3 text.
     #[allow(clippy::should_implement_trait)]
     pub fn from_str(text: &str) -> Result<Instance> {
-        Instance::from_str_with(text, PostOptions::default())
+        Instance::from_str_with(text, &ReadOptions::default())
     }
 
-    /// [`Instance::from_str`] with posting options.
-    pub fn from_str_with(text: &str, options: PostOptions) -> Result<Instance> {
-        let opts = roxmltree::ParsingOptions {
-            allow_dtd: true,
-            ..Default::default()
-        };
-        let doc = roxmltree::Document::parse_with_options(text, opts)?;
-        let parsed = parse::Reader::new(&doc, text).read()?;
+    /// [`Instance::from_str`] with options and limits.
+    pub fn from_str_with(text: &str, options: &ReadOptions) -> Result<Instance> {
+        let limits = &options.limits;
+        if text.len() as u64 > limits.max_input {
+            return Err(Error::TooLarge {
+                path: "the text".into(),
+                limit: limits.max_input,
+            });
+        }
+        let doc = xml::Document::parse(text, &mut limits::Budget::new(limits))?;
+        let parsed = walk::read(&doc, limits::Budget::new(limits))?;
         drop(doc);
         let mut model = parsed.model;
         let declared = model.num_vars();
-        post::post_all(&mut model, &parsed.constraints, options)?;
+        let mut poster = post::Poster::new(&mut model, options.post, limits::Budget::new(limits));
+        for c in &parsed.constraints {
+            poster.position = c.position;
+            c.constraint.post(&mut poster)?;
+        }
+        poster.finish()?;
+        drop(poster);
+        if options.post.fix_free {
+            fix_free(&mut model, declared, &parsed.constraints)?;
+        }
+        limits.check()?;
         Ok(Instance {
             model,
             declared,
@@ -112,15 +144,16 @@ impl Instance {
     }
 
     /// Whether a complete assignment (one value per variable, in model order) satisfies
-    /// every constraint as read from the file.
+    /// every constraint as read from the file; `Err` names the first one it violates.
     pub fn check(&self, values: &[i32]) -> Result<(), &ir::Located> {
-        if values.len() != self.model.num_vars() {
+        let outside = values.len() != self.model.num_vars()
+            || self
+                .model
+                .vars()
+                .zip(values)
+                .any(|(v, a)| !self.model.domain(v).contains(*a));
+        if outside {
             return self.constraints.first().map_or(Ok(()), Err);
-        }
-        for (var, v) in self.model.vars().zip(values) {
-            if !self.model.domain(var).contains(*v) {
-                return self.constraints.first().map_or(Ok(()), Err);
-            }
         }
         match self.constraints.iter().find(|c| !c.constraint.holds(values)) {
             Some(c) => Err(c),
@@ -129,47 +162,25 @@ impl Instance {
     }
 }
 
-/// The bytes of a file, decompressed when they are xz or lzma-alone.
-pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
-    let display = path.display().to_string();
-    let raw = std::fs::read(path).map_err(|source| Error::Io {
-        path: display.clone(),
-        source,
-    })?;
-    decompress(raw, &display)
-}
-
-/// The text of a file (decompressed when it is xz or lzma-alone).
-pub fn read_text(path: &Path) -> Result<String> {
-    let bytes = read_bytes(path)?;
-    String::from_utf8(bytes).map_err(|e| Error::Encoding {
-        offset: e.utf8_error().valid_up_to(),
-    })
-}
-
-/// Decompresses xz (recognised by its magic bytes) and lzma-alone (by the `.lzma` name, or
-/// by a plausible header when the text does not start like XML).
-fn decompress(raw: Vec<u8>, path: &str) -> Result<Vec<u8>> {
-    const XZ_MAGIC: &[u8] = &[0xFD, b'7', b'z', b'X', b'Z', 0x00];
-    let lzma_name = path.ends_with(".lzma");
-    let fail = |format: &'static str, e: lzma_rs::error::Error| Error::Decompress {
-        path: path.to_string(),
-        format,
-        message: e.to_string(),
-    };
-    if raw.starts_with(XZ_MAGIC) {
-        let mut out = Vec::with_capacity(raw.len() * 8);
-        lzma_rs::xz_decompress(&mut raw.as_slice(), &mut out).map_err(|e| fail("xz", e))?;
-        return Ok(out);
+/// Fixes every declared variable that appears in no constraint to its smallest value, so
+/// that solutions are counted over the constrained variables, as the XCSP3 solvers count
+/// them.
+fn fix_free(model: &mut Model, declared: usize, constraints: &[ir::Located]) -> Result<()> {
+    let mut used = vec![false; model.num_vars()];
+    for c in constraints {
+        c.constraint.for_each_var(&mut |v| used[v.index()] = true);
     }
-    let looks_text = raw
-        .iter()
-        .take(64)
-        .all(|&b| b >= 0x80 || b.is_ascii_graphic() || b.is_ascii_whitespace());
-    if lzma_name || (!looks_text && raw.len() > 13 && raw[0] < 225) {
-        let mut out = Vec::with_capacity(raw.len() * 8);
-        lzma_rs::lzma_decompress(&mut raw.as_slice(), &mut out).map_err(|e| fail("lzma", e))?;
-        return Ok(out);
+    let free: Vec<VarId> = model
+        .vars()
+        .take(declared)
+        .filter(|v| !used[v.index()] && model.fixed(*v).is_none())
+        .collect();
+    for v in free {
+        let lo = model.domain(v).min();
+        model.fix(v, lo).map_err(|source| Error::Model {
+            position: Position::default(),
+            source,
+        })?;
     }
-    Ok(raw)
+    Ok(())
 }

@@ -1,14 +1,19 @@
-//! `csp compare FILE...`: every chosen strategy on every instance, as a table, CSV, JSON or
-//! an SVG chart (as `csp sudoku compare` does over puzzles).
+//! `csp compare FILE...`: every chosen strategy on every instance (and seed), as a table,
+//! CSV, JSON or an SVG chart (as `csp sudoku compare` does over puzzles), or, with
+//! `--format jsonl`, one record per run as it ends: the unit of a campaign that
+//! `--shard` spreads over machines, `--resume` carries on after a stop and `csp report`
+//! merges.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use csp_core::{Limits, Outcome, SearchConfig, Solver, Stats, Strategy};
+use csp_core::{LimitKind, Limits, SearchConfig, Stats, Strategy, TieBreak};
 use csp_sudoku::{Status, Summary, summarise_runs};
 
+use super::record::{self, RecordSink, RunRecord, RunStatus};
 use super::{InstanceArgs, Loaded, load};
 use crate::args::{parse_restarts, parse_seconds};
 use crate::comparison::{CompareFormat, Labels, svg_error, write_rows};
@@ -30,6 +35,14 @@ pub struct CompareArgs {
         allow_negative_numbers = true
     )]
     strategies: Vec<String>,
+    /// Seeds: every strategy runs on every instance once per seed (random tie-breaks,
+    /// value orders and restarts). Comma separated seeds and ranges `A..B` (both ends
+    /// included). Default: 0.
+    #[arg(long, value_name = "SEEDS", allow_hyphen_values = true)]
+    seeds: Option<String>,
+    /// Tie-breaking in the variable order: lowest, random. Default: lowest.
+    #[arg(long, value_name = "RULE", allow_negative_numbers = true)]
+    tie_break: Option<TieBreak>,
     /// Count every solution instead of finding the first.
     #[arg(long)]
     count: bool,
@@ -42,17 +55,69 @@ pub struct CompareArgs {
     /// Time limit per instance and strategy, in seconds.
     #[arg(long, default_value = "5", value_parser = parse_seconds, allow_hyphen_values = true, value_name = "SECONDS")]
     timeout: Duration,
-    /// Output format.
+    /// Output format: table, csv, json (the summaries), or jsonl (one record per run, as
+    /// it ends).
     #[arg(long, value_enum, default_value_t = CompareFormat::Table, allow_negative_numbers = true)]
     format: CompareFormat,
     /// Also draw the comparison as an SVG chart into this file.
     #[arg(long, value_name = "FILE", allow_negative_numbers = true)]
     svg: Option<PathBuf>,
+    /// With `--format jsonl`: read the records FILE holds, skip the runs it has, and append
+    /// the others to it (instead of standard output). FILE may not exist yet.
+    #[arg(long, value_name = "FILE", allow_negative_numbers = true)]
+    resume: Option<PathBuf>,
+    /// Run only the K-th of N parts of the campaign (K from 1 to N): run number i (in the
+    /// order file, strategy, seed) belongs to part i mod N + 1.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard, allow_negative_numbers = true)]
+    shard: Option<Shard>,
     #[command(flatten)]
     instance: InstanceArgs,
     /// Worker threads (0: one per core).
     #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs, allow_negative_numbers = true)]
     jobs: usize,
+}
+
+/// A part of a campaign: the `index`-th (from 1) of `parts`.
+#[derive(Clone, Copy, Debug)]
+pub struct Shard {
+    index: usize,
+    parts: usize,
+}
+
+/// Parses `--shard K/N`.
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    let bad = || format!("expected K/N with 1 <= K <= N, got `{text}`");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (index, parts) = (
+        k.parse::<usize>().map_err(|_| bad())?,
+        n.parse::<usize>().map_err(|_| bad())?,
+    );
+    if index == 0 || index > parts {
+        return Err(bad());
+    }
+    Ok(Shard { index, parts })
+}
+
+/// The most seeds `--seeds` may list.
+const MAX_SEEDS: u64 = 1_000_000;
+
+/// Parses `--seeds`: comma separated seeds and inclusive ranges `A..B`.
+fn parse_seeds(text: &str) -> Result<Vec<u64>, String> {
+    let mut seeds = Vec::new();
+    for item in text.split(',') {
+        let whole = |t: &str| crate::args::parse_whole(t.trim()).map_err(|e| format!("--seeds: {e}"));
+        let (from, to) = match item.split_once("..") {
+            Some((a, b)) => (whole(a)?, whole(b)?),
+            None => (whole(item)?, whole(item)?),
+        };
+        if from > to || to - from >= MAX_SEEDS || seeds.len() as u64 + (to - from) >= MAX_SEEDS {
+            return Err(format!(
+                "--seeds: `{item}` is no range of at most {MAX_SEEDS} seeds"
+            ));
+        }
+        seeds.extend(from..=to);
+    }
+    Ok(seeds)
 }
 
 fn strategies(args: &CompareArgs) -> Result<Vec<Strategy>, CliError> {
@@ -75,48 +140,31 @@ fn strategies(args: &CompareArgs) -> Result<Vec<Strategy>, CliError> {
     Ok(out)
 }
 
-/// One run: how it ended and its statistics.
-#[derive(Clone)]
-struct Run {
-    status: Status,
-    stats: Stats,
+/// One run of the campaign: indices of its file and strategy, and its seed.
+#[derive(Clone, Copy)]
+struct Planned {
+    file: usize,
+    strategy: usize,
+    seed: u64,
 }
 
-fn run_one(loaded: &Loaded, config: &SearchConfig, count: bool) -> Run {
-    let Ok(mut solver) = Solver::new(loaded.model(), config.clone()) else {
-        return Run {
-            status: Status::Limit,
-            stats: Stats::default(),
-        };
-    };
-    let status = if count {
-        let c = solver.count();
-        match (c.limit, c.solutions) {
-            (Some(_), _) => Status::Limit,
-            (None, 0) => Status::Unsatisfiable,
-            (None, _) => Status::Solved,
-        }
-    } else {
-        match solver.solve() {
-            Outcome::Solved(_) => Status::Solved,
-            Outcome::Unsatisfiable => Status::Unsatisfiable,
-            Outcome::Limit(_) => Status::Limit,
-        }
-    };
-    Run {
-        status,
-        stats: solver.stats().clone(),
+/// Rows of the summary, one per strategy in `field` order, over `records`.
+fn summarise(field: &[Strategy], records: &[RunRecord]) -> Vec<Summary> {
+    let mut by_strategy: BTreeMap<String, Vec<(Status, &Stats)>> = BTreeMap::new();
+    for r in records {
+        by_strategy
+            .entry(r.strategy.clone())
+            .or_default()
+            .push((r.status.summary_status(), &r.stats));
     }
-}
-
-fn summarise(strategy: &Strategy, runs: &[Run]) -> Summary {
-    let runs: Vec<(Status, &Stats)> = runs.iter().map(|r| (r.status, &r.stats)).collect();
-    summarise_runs(
-        strategy.to_string(),
-        "instance".into(),
-        strategy.to_string(),
-        &runs,
-    )
+    field
+        .iter()
+        .map(|s| {
+            let name = s.to_string();
+            let runs = by_strategy.remove(&name).unwrap_or_default();
+            summarise_runs(name.clone(), "instance".into(), name, &runs)
+        })
+        .collect()
 }
 
 /// Runs `csp compare`.
@@ -127,15 +175,13 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         Some(t) => parse_restarts(t).map_err(usage)?,
         None => None,
     };
-    let mut loaded = Vec::new();
-    for f in &args.files {
-        match load(f, &args.instance) {
-            Ok(l) => loaded.push(l),
-            Err(e) => note!("skipped: {e}"),
-        }
-    }
-    if loaded.is_empty() {
-        return Err(CliError::Failed("no readable instance".into()));
+    let seeds = match &args.seeds {
+        Some(text) => parse_seeds(text).map_err(usage)?,
+        None => vec![0],
+    };
+    let jsonl = args.format == CompareFormat::Jsonl;
+    if args.resume.is_some() && !jsonl {
+        return Err(usage("--resume needs --format jsonl"));
     }
     let svg = match &args.svg {
         Some(path) => Some((
@@ -144,60 +190,154 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         )),
         None => None,
     };
-    // Every (strategy, instance) pair, run on the workers.
-    let jobs: Vec<(usize, usize)> = (0..field.len())
-        .flat_map(|s| (0..loaded.len()).map(move |i| (s, i)))
-        .collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let runs: Vec<std::sync::Mutex<Option<Run>>> = jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    let workers = if args.jobs == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        args.jobs
-    };
-    std::thread::scope(|s| {
-        for _ in 0..workers.min(jobs.len()).max(1) {
-            s.spawn(|| {
-                loop {
-                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if k >= jobs.len() {
-                        break;
-                    }
-                    let (si, ii) = jobs[k];
-                    let config = SearchConfig {
-                        strategy: field[si],
-                        restarts,
-                        limits: Limits {
-                            nodes: Some(args.node_limit),
-                            time: Some(args.timeout),
-                            // SIGINT and SIGTERM stop the runs in progress as at a limit;
-                            // the rest then stop at once.
-                            cancel: Some(super::cancel_flag()),
-                            ..Limits::default()
-                        },
-                        ..SearchConfig::default()
-                    };
-                    let r = run_one(&loaded[ii], &config, args.count);
-                    *runs[k].lock().expect("no panic") = Some(r);
-                }
-            });
+    let mut planned: Vec<Planned> = Vec::new();
+    for file in 0..args.files.len() {
+        for strategy in 0..field.len() {
+            for &seed in &seeds {
+                planned.push(Planned { file, strategy, seed });
+            }
         }
-    });
-    let runs: Vec<Run> = runs
-        .into_iter()
-        .map(|m| m.into_inner().expect("no panic").expect("ran"))
-        .collect();
-    let summaries: Vec<Summary> = field
-        .iter()
-        .enumerate()
-        .map(|(si, s)| summarise(s, &runs[si * loaded.len()..(si + 1) * loaded.len()]))
-        .collect();
-    let mut out = std::io::stdout().lock();
-    let written = write_rows(&mut out, args.format, &summaries, LABELS);
-    written.map_err(|source| CliError::Io {
-        context: "cannot write the results".into(),
-        source,
-    })?;
+    }
+    if let Some(shard) = args.shard {
+        planned = planned
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % shard.parts == shard.index - 1)
+            .map(|(_, p)| p)
+            .collect();
+    }
+    let names: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
+    let strategy_names: Vec<String> = field.iter().map(Strategy::to_string).collect();
+    let (mut sink, done) = match &args.resume {
+        Some(path) => RecordSink::resume(path)?,
+        None => (RecordSink::Stdout, Vec::new()),
+    };
+    if !done.is_empty() {
+        let done = record::keys(&done);
+        let before = planned.len();
+        planned
+            .retain(|p| !done.contains(&(names[p.file].clone(), strategy_names[p.strategy].clone(), p.seed)));
+        note!(
+            "resumed: {} runs done already, {} to run",
+            before - planned.len(),
+            planned.len()
+        );
+    }
+    // Only the files that some run needs are read.
+    let mut needed: Vec<usize> = planned.iter().map(|p| p.file).collect();
+    needed.sort_unstable();
+    needed.dedup();
+    let paths: Vec<PathBuf> = needed.iter().map(|&i| args.files[i].clone()).collect();
+    let mut read = Vec::with_capacity(paths.len());
+    super::run_files(
+        &paths,
+        args.jobs,
+        |f| load(f, &args.instance),
+        |_, result| {
+            read.push(result);
+            true
+        },
+    );
+    let mut loaded: Vec<Option<Result<Loaded, String>>> = (0..args.files.len()).map(|_| None).collect();
+    for (i, result) in needed.into_iter().zip(read) {
+        if let Err(e) = &result {
+            note!("skipped: {e}");
+        }
+        loaded[i] = Some(result);
+    }
+    if !jsonl && !planned.is_empty() && loaded.iter().flatten().all(Result::is_err) {
+        return Err(CliError::Failed("no readable instance".into()));
+    }
+    let record_of =
+        |p: &Planned, status: RunStatus, limit: Option<LimitKind>, stats: Stats, error: Option<String>| {
+            RunRecord {
+                file: names[p.file].clone(),
+                strategy: strategy_names[p.strategy].clone(),
+                seed: p.seed,
+                status,
+                limit: limit.map(record::limit_name),
+                node_limit: args.node_limit,
+                timeout_s: args.timeout.as_secs_f64(),
+                count: args.count,
+                error,
+                stats,
+            }
+        };
+    let mut records: Vec<RunRecord> = Vec::new();
+    let mut failure: Option<CliError> = None;
+    // Runs on unreadable files are records of their own (jsonl), or left out.
+    let mut runnable = Vec::with_capacity(planned.len());
+    for p in planned {
+        match &loaded[p.file] {
+            Some(Ok(_)) => runnable.push(p),
+            Some(Err(e)) if jsonl => {
+                let r = record_of(&p, RunStatus::Error, None, Stats::default(), Some(e.clone()));
+                if !sink.write(&r)? {
+                    return Ok(EXIT_OK);
+                }
+                records.push(r);
+            }
+            _ => {}
+        }
+    }
+    crate::run::parallel_each(
+        runnable.len(),
+        args.jobs,
+        |k| {
+            let p = runnable[k];
+            let Some(Ok(instance)) = &loaded[p.file] else {
+                unreachable!("only readable files are run")
+            };
+            let config = SearchConfig {
+                strategy: field[p.strategy],
+                restarts,
+                seed: p.seed,
+                tie_break: args.tie_break.unwrap_or(TieBreak::Lowest),
+                limits: Limits {
+                    nodes: Some(args.node_limit),
+                    time: Some(args.timeout),
+                    // SIGINT and SIGTERM stop the runs in progress as at a limit; the
+                    // rest then stop at once.
+                    cancel: Some(super::cancel_flag()),
+                    ..Limits::default()
+                },
+                ..SearchConfig::default()
+            };
+            record::search(instance.model(), config, args.count)
+        },
+        |k, ended| {
+            // A run a signal stopped is no result: it is neither written nor counted, so
+            // that a resumed campaign runs it again.
+            if ended.limit == Some(LimitKind::Cancelled) || crate::interrupt::requested() {
+                return false;
+            }
+            let r = record_of(&runnable[k], ended.status, ended.limit, ended.stats, None);
+            if jsonl {
+                match sink.write(&r) {
+                    Ok(true) => {}
+                    Ok(false) => return false,
+                    Err(e) => {
+                        failure = Some(e);
+                        return false;
+                    }
+                }
+            }
+            records.push(r);
+            true
+        },
+    );
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let summaries = summarise(&field, &records);
+    if !jsonl {
+        let mut out = std::io::stdout().lock();
+        let written = write_rows(&mut out, args.format, &summaries, LABELS);
+        written.map_err(|source| CliError::Io {
+            context: "cannot write the results".into(),
+            source,
+        })?;
+    }
     if let Some((path, mut file)) = svg {
         file.write_all(crate::chart::nodes_chart(&summaries).as_bytes())
             .map_err(|source| svg_error(path, source))?;
@@ -211,3 +351,20 @@ const LABELS: Labels = Labels {
     runs: "instances",
     model_column: false,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_and_shards_parse() {
+        assert_eq!(parse_seeds("3").unwrap(), vec![3]);
+        assert_eq!(parse_seeds("0..2,7").unwrap(), vec![0, 1, 2, 7]);
+        assert!(
+            parse_seeds("2..1").is_err() && parse_seeds("x").is_err() && parse_seeds("0..99999999").is_err()
+        );
+        let s = parse_shard("2/5").unwrap();
+        assert_eq!((s.index, s.parts), (2, 5));
+        assert!(parse_shard("0/5").is_err() && parse_shard("6/5").is_err() && parse_shard("1").is_err());
+    }
+}

@@ -1,14 +1,18 @@
 //! `csp count FILE... [--limit K]`: the number of solutions of each instance.
 
-use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use clap::Args;
-use csp_core::{LimitKind, Solver, Stats};
+use csp_core::{LimitKind, SearchConfig, Solver, Stats};
 use serde_json::Value;
 
-use super::{Format, InstanceArgs, SearchArgs, load, object, stats_json, stats_line};
-use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED};
+use super::{
+    Format, InstanceArgs, LoadFailure, Loaded, SearchArgs, deadline, load_within, object, read_limits,
+    remaining, stats_json, stats_line,
+};
+use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED, usage};
+use crate::stream::Stream;
 
 /// Arguments of `csp count`.
 #[derive(Args)]
@@ -36,171 +40,231 @@ enum Answer {
         limit: Option<LimitKind>,
         stats: Stats,
     },
-    Error(String),
+    Error {
+        message: String,
+        unsupported: bool,
+    },
+}
+
+/// Reads one instance and counts its solutions, within the run's limits.
+fn count_one(path: &Path, args: &CountArgs, config: &SearchConfig) -> (Option<Loaded>, Answer) {
+    let deadline = deadline(&args.search.limits, Instant::now());
+    let loaded = match load_within(path, &args.instance, read_limits(&args.instance, deadline)) {
+        Ok(l) => l,
+        Err(LoadFailure::Limit(kind)) => {
+            let answer = Answer::Done {
+                solutions: 0,
+                first: None,
+                limit: Some(kind),
+                stats: Stats::default(),
+            };
+            return (None, answer);
+        }
+        Err(e) => {
+            let answer = Answer::Error {
+                unsupported: matches!(e, LoadFailure::Unsupported(_)),
+                message: e.message(),
+            };
+            return (None, answer);
+        }
+    };
+    let mut solver = match Solver::new(loaded.model(), remaining(config, deadline)) {
+        Ok(s) => s,
+        Err(e) => {
+            let answer = Answer::Error {
+                message: format!("{}: {e}", path.display()),
+                unsupported: false,
+            };
+            return (None, answer);
+        }
+    };
+    let cap = args.limit;
+    let mut solutions = 0u64;
+    let mut first = None;
+    let mut bad = None;
+    let limit = solver.for_each_solution(|s| {
+        if let Err(e) = loaded.check(s) {
+            bad = Some(e);
+            return false;
+        }
+        solutions += 1;
+        if first.is_none() {
+            first = Some(s.to_vec());
+        }
+        cap.is_none_or(|k| solutions < k)
+    });
+    let limit = match (limit, cap) {
+        (None, Some(k)) if solutions >= k => Some(LimitKind::Solutions),
+        (l, _) => l,
+    };
+    let answer = match bad {
+        Some(message) => Answer::Error {
+            message: format!("{}: {message}", path.display()),
+            unsupported: false,
+        },
+        None => Answer::Done {
+            solutions,
+            first,
+            limit,
+            stats: solver.stats().clone(),
+        },
+    };
+    (Some(loaded), answer)
 }
 
 /// Runs `csp count`.
 pub fn run(args: CountArgs) -> Result<u8, CliError> {
     super::check_inputs(&args.files, &args.instance)?;
+    if args.limit == Some(0) {
+        return Err(usage("--limit must be at least 1 (it caps the count)"));
+    }
     let cancel = super::cancel_flag();
     let config = args.search.config(&cancel)?;
-    let cap = args.limit;
-    let results = super::run_files(&args.files, args.search.jobs, |path| {
-        let loaded = match load(path, &args.instance) {
-            Ok(l) => l,
-            Err(e) => return (None, Answer::Error(e)),
-        };
-        let mut solver = match Solver::new(loaded.model(), config.clone()) {
-            Ok(s) => s,
-            Err(e) => return (None, Answer::Error(e.to_string())),
-        };
-        let mut solutions = 0u64;
-        let mut first = None;
-        let mut bad = None;
-        let limit = solver.for_each_solution(|s| {
-            if let Err(e) = loaded.check(s) {
-                bad = Some(e);
-                return false;
-            }
-            solutions += 1;
-            if first.is_none() {
-                first = Some(s.to_vec());
-            }
-            cap.is_none_or(|k| solutions < k)
-        });
-        let limit = match (limit, cap) {
-            (None, Some(k)) if solutions >= k => Some(LimitKind::Solutions),
-            (l, _) => l,
-        };
-        let answer = match bad {
-            Some(e) => Answer::Error(e),
-            None => Answer::Done {
-                solutions,
-                first,
-                limit,
-                stats: solver.stats().clone(),
-            },
-        };
-        (Some(loaded), answer)
-    });
-    let mut out = std::io::stdout().lock();
+    let stream = Stream::stdout();
     let several = args.files.len() > 1;
     let mut code = EXIT_OK;
-    for (path, (loaded, answer)) in args.files.iter().zip(&results) {
-        let status = match answer {
-            Answer::Error(_) => "error",
-            Answer::Done {
-                limit: Some(LimitKind::Solutions),
-                ..
-            } => "capped",
-            Answer::Done { limit: Some(_), .. } => "limit",
-            Answer::Done { solutions: 0, .. } => "unsatisfiable",
-            Answer::Done { .. } => "solved",
-        };
-        if matches!(status, "error" | "limit") {
-            code = EXIT_UNSOLVED;
-        }
-        let written = match args.format {
-            Format::Line => {
-                let prefix = if several {
-                    format!("{}: ", path.display())
-                } else {
-                    String::new()
-                };
-                match answer {
-                    Answer::Done {
-                        solutions,
-                        limit: None,
-                        ..
-                    } => writeln!(out, "{prefix}{solutions}"),
-                    Answer::Done {
-                        solutions,
-                        limit: Some(LimitKind::Solutions),
-                        ..
-                    } => {
-                        writeln!(out, "{prefix}{solutions} (capped)")
-                    }
-                    Answer::Done {
-                        solutions,
-                        limit: Some(k),
-                        ..
-                    } => writeln!(out, "{prefix}{solutions}+ ({k})"),
-                    Answer::Error(_) => writeln!(out, "{prefix}# error"),
+    let mut gone = false;
+    super::run_files(
+        &args.files,
+        args.search.jobs,
+        |path| count_one(path, &args, &config),
+        |path, (loaded, answer)| {
+            let (lines, answered) = answer_lines(path, &args, loaded.as_ref(), &answer, several);
+            if !answered {
+                code = EXIT_UNSOLVED;
+            }
+            for l in &lines {
+                if stream.line(l).is_err() {
+                    gone = true;
+                    return false;
                 }
             }
-            Format::Xcsp => {
-                if several {
-                    let _ = writeln!(out, "c {}", path.display());
-                }
-                match (answer, loaded) {
-                    (
-                        Answer::Done {
-                            solutions,
-                            first,
-                            limit,
-                            ..
-                        },
-                        Some(l),
-                    ) => {
-                        let _ = writeln!(out, "{}", super::status_line(first.is_some(), *limit));
-                        if let Some(s) = first {
-                            let _ = writeln!(out, "{}", l.xcsp(s));
-                        }
-                        writeln!(
-                            out,
-                            "d FOUND SOLUTIONS {solutions}{}",
-                            if limit.is_some() { " (not all)" } else { "" }
-                        )
-                    }
-                    _ => writeln!(out, "s UNKNOWN"),
-                }
+            if let (true, Answer::Done { stats, .. }) = (args.search.stats, &answer) {
+                note!("{}: {}", path.display(), stats_line(stats));
             }
-            Format::Json => {
-                let mut m = object(path);
-                m.insert("status".into(), Value::from(status));
-                match (answer, loaded) {
-                    (
-                        Answer::Done {
-                            solutions,
-                            first,
-                            limit,
-                            stats,
-                        },
-                        Some(l),
-                    ) => {
-                        m.insert("solutions".into(), Value::from(*solutions));
-                        m.insert("complete".into(), Value::from(limit.is_none()));
-                        m.insert(
-                            "solution".into(),
-                            first.as_ref().map_or(Value::Null, |s| l.json(s)),
-                        );
-                        if let Some(k) = limit {
-                            m.insert("limit".into(), Value::from(k.to_string()));
-                        }
-                        m.extend(stats_json(stats));
-                    }
-                    (Answer::Error(e), _) => {
-                        m.insert("error".into(), Value::from(e.as_str()));
-                    }
-                    _ => {}
-                }
-                writeln!(out, "{}", super::json_line(&m))
+            if let Answer::Error { message, .. } = &answer {
+                note!("error: {message}");
             }
-        };
-        written.map_err(|source| CliError::Io {
+            true
+        },
+    );
+    match stream.flush() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::Io {
             context: "cannot write the results".into(),
-            source,
-        })?;
-        if let (true, Answer::Done { stats, .. }) = (args.search.stats, answer) {
-            note!("{}: {}", path.display(), stats_line(stats));
+            source: e,
+        }),
+        _ if gone || stream.reader_gone() => Ok(EXIT_OK),
+        _ => Ok(code),
+    }
+}
+
+/// The lines of one instance's answer, and whether it was answered.
+fn answer_lines(
+    path: &Path,
+    args: &CountArgs,
+    loaded: Option<&Loaded>,
+    answer: &Answer,
+    several: bool,
+) -> (Vec<String>, bool) {
+    let status = match answer {
+        Answer::Error { .. } => "error",
+        Answer::Done {
+            limit: Some(LimitKind::Solutions),
+            ..
+        } => "capped",
+        Answer::Done { limit: Some(_), .. } => "limit",
+        Answer::Done { solutions: 0, .. } => "unsatisfiable",
+        Answer::Done { .. } => "solved",
+    };
+    let answered = !matches!(status, "error" | "limit");
+    let mut out = Vec::new();
+    match args.format {
+        Format::Line => {
+            let prefix = if several {
+                format!("{}: ", path.display())
+            } else {
+                String::new()
+            };
+            out.push(match answer {
+                Answer::Done {
+                    solutions,
+                    limit: None,
+                    ..
+                } => format!("{prefix}{solutions}"),
+                Answer::Done {
+                    solutions,
+                    limit: Some(LimitKind::Solutions),
+                    ..
+                } => format!("{prefix}{solutions} (capped)"),
+                Answer::Done {
+                    solutions,
+                    limit: Some(k),
+                    ..
+                } => format!("{prefix}{solutions}+ ({k})"),
+                Answer::Error { .. } => format!("{prefix}# error"),
+            });
         }
-        if let Answer::Error(e) = answer {
-            note!("error: {e}");
+        Format::Xcsp => {
+            if several {
+                out.push(format!("c {}", path.display()));
+            }
+            match answer {
+                Answer::Done {
+                    solutions,
+                    first,
+                    limit,
+                    ..
+                } => {
+                    out.push(super::status_line(first.is_some(), *limit).into());
+                    if let (Some(s), Some(l)) = (first, loaded) {
+                        out.push(l.xcsp(s));
+                    }
+                    out.push(format!(
+                        "d FOUND SOLUTIONS {solutions}{}",
+                        if limit.is_some() { " (not all)" } else { "" }
+                    ));
+                }
+                Answer::Error { message, unsupported } => {
+                    out.push(
+                        if *unsupported {
+                            "s UNSUPPORTED"
+                        } else {
+                            "s UNKNOWN"
+                        }
+                        .into(),
+                    );
+                    out.push(format!("c error: {}", message.replace('\n', " ")));
+                }
+            }
+        }
+        Format::Json => {
+            let mut m = object(path);
+            m.insert("status".into(), Value::from(status));
+            match answer {
+                Answer::Done {
+                    solutions,
+                    first,
+                    limit,
+                    stats,
+                } => {
+                    m.insert("solutions".into(), Value::from(*solutions));
+                    m.insert("complete".into(), Value::from(limit.is_none()));
+                    let solution = match (first, loaded) {
+                        (Some(s), Some(l)) => l.json(s),
+                        _ => Value::Null,
+                    };
+                    m.insert("solution".into(), solution);
+                    if let Some(k) = limit {
+                        m.insert("limit".into(), Value::from(k.to_string()));
+                    }
+                    m.extend(stats_json(stats));
+                }
+                Answer::Error { message, .. } => {
+                    m.insert("error".into(), Value::from(message.as_str()));
+                }
+            }
+            out.push(super::json_line(&m));
         }
     }
-    out.flush().map_err(|source| CliError::Io {
-        context: "cannot write the results".into(),
-        source,
-    })?;
-    Ok(code)
+    (out, answered)
 }

@@ -1,17 +1,22 @@
 //! `csp solve`, `csp count` and `csp compare`: any CSP read from a file, XCSP3 (`.xml`,
-//! `.xml.xz`, `.xml.lzma`) or DIMACS graph colouring (`.col`, with `--colors K`).
+//! `.xml.xz`, `.xml.lzma`) or DIMACS graph colouring (`.col`, with `--colors K`); and
+//! `csp report`, which merges the run records of `csp compare --format jsonl`.
 
 pub mod compare;
 pub mod count;
+pub mod record;
+pub mod report;
 pub mod solve;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use csp_core::{Inference, LimitKind, Model, SearchConfig, Stats, Strategy, Strength, ValueOrder, VarOrder};
-use csp_xcsp::{Instance, PostOptions};
+use csp_xcsp::{Instance, ReadLimits, ReadOptions};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -36,6 +41,26 @@ pub struct InstanceArgs {
     /// All-different strength for instances: value, hidden, gac. Default: gac.
     #[arg(long, value_name = "STRENGTH", allow_negative_numbers = true)]
     pub alldiff: Option<Strength>,
+    /// The most XML an instance may hold once decompressed, in bytes (suffixes K, M, G:
+    /// powers of 1024). Default: 1G.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, allow_hyphen_values = true)]
+    pub max_input: Option<u64>,
+}
+
+/// Parses a size in bytes: a whole number, optionally followed by K, M or G (powers of 1024).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let (digits, scale) = match text.char_indices().last() {
+        Some((i, 'K' | 'k')) => (&text[..i], 1u64 << 10),
+        Some((i, 'M' | 'm')) => (&text[..i], 1 << 20),
+        Some((i, 'G' | 'g')) => (&text[..i], 1 << 30),
+        _ => (text, 1),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("expected a size in bytes such as 500M or 2G, got `{text}`"))
 }
 
 /// The search flags of `solve` and `count`: strategy, limits, restarts and workers.
@@ -171,30 +196,113 @@ pub fn is_dimacs(path: &Path) -> bool {
     name.ends_with(".col")
 }
 
-/// Reads an instance; a usage error for a `.col` file without `--colors`.
-pub fn load(path: &Path, args: &InstanceArgs) -> Result<Loaded, String> {
+/// Why an instance was not loaded.
+pub enum LoadFailure {
+    /// A limit (time, SIGINT/SIGTERM) stopped the reading or the posting.
+    Limit(LimitKind),
+    /// The file uses something outside what csp reads (`s UNSUPPORTED`).
+    Unsupported(String),
+    /// Anything else: the message names the file (and the line and column).
+    Error(String),
+}
+
+impl LoadFailure {
+    /// The message, for errors.
+    pub fn message(&self) -> String {
+        match self {
+            LoadFailure::Limit(kind) => format!("{kind} while reading"),
+            LoadFailure::Unsupported(m) | LoadFailure::Error(m) => m.clone(),
+        }
+    }
+}
+
+/// The limits that hold while an instance is read: the run's deadline, the cancel flag of
+/// SIGINT/SIGTERM and the input size.
+pub fn read_limits(args: &InstanceArgs, deadline: Option<Instant>) -> ReadLimits {
+    ReadLimits {
+        deadline,
+        cancel: Some(cancel_flag()),
+        max_input: args.max_input.unwrap_or(csp_xcsp::DEFAULT_MAX_INPUT),
+    }
+}
+
+/// Reads an instance within `limits`.
+pub fn load_within(path: &Path, args: &InstanceArgs, limits: ReadLimits) -> Result<Loaded, LoadFailure> {
+    let named = |e: csp_xcsp::Error| {
+        let message = format!("{}: {e}", path.display());
+        match e.limit() {
+            Some(kind) => LoadFailure::Limit(kind),
+            None if e.is_unsupported() => LoadFailure::Unsupported(message),
+            None => LoadFailure::Error(message),
+        }
+    };
     if is_dimacs(path) {
         let Some(k) = args.colors else {
-            return Err(format!("{}: a DIMACS .col file needs --colors K", path.display()));
+            return Err(LoadFailure::Error(format!(
+                "{}: a DIMACS .col file needs --colors K",
+                path.display()
+            )));
         };
-        let model = csp_xcsp::dimacs::read(path, k).map_err(|e| format!("{}: {e}", path.display()))?;
+        let model = csp_xcsp::dimacs::read_with(path, k, &limits).map_err(named)?;
         return Ok(Loaded::Model(model));
     }
-    let mut options = PostOptions::default();
+    let mut options = ReadOptions {
+        limits,
+        ..ReadOptions::default()
+    };
     if let Some(s) = args.alldiff {
-        options.all_different = s;
+        options.post.all_different = s;
     }
-    let instance = Instance::from_path_with(path, options).map_err(|e| format!("{}: {e}", path.display()))?;
+    let instance = Instance::from_path_with(path, &options).map_err(named)?;
     Ok(Loaded::Xcsp(instance))
 }
 
-/// Checks up front that `--colors` is only given where it is used, and that `.col` files have it.
+/// Reads an instance with no deadline (SIGINT/SIGTERM still stop it).
+pub fn load(path: &Path, args: &InstanceArgs) -> Result<Loaded, String> {
+    load_within(path, args, read_limits(args, None)).map_err(|e| e.message())
+}
+
+/// Checks up front that every file exists and is not a directory (`-` is standard input,
+/// once), and that `.col` files have `--colors`.
 pub fn check_inputs(files: &[PathBuf], args: &InstanceArgs) -> Result<(), CliError> {
     let any_col = files.iter().any(|f| is_dimacs(f));
     if any_col && args.colors.is_none() {
         return Err(usage("DIMACS .col files need --colors K"));
     }
+    if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
+        return Err(usage("standard input (`-`) can be read once"));
+    }
+    for f in files.iter().filter(|f| f.as_os_str() != "-") {
+        match std::fs::metadata(f) {
+            Ok(m) if m.is_dir() => return Err(usage(format!("{} is a directory", f.display()))),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(usage(format!("{}: no such file", f.display())));
+            }
+            // Unreadable for another reason: reported with the file's answer.
+            Err(_) => {}
+        }
+    }
     Ok(())
+}
+
+/// When the run of one instance must end: its whole run (reading, posting and search) counts
+/// against `--timeout`.
+pub fn deadline(limits: &crate::args::LimitArgs, start: Instant) -> Option<Instant> {
+    limits.timeout.and_then(|t| start.checked_add(t))
+}
+
+/// The search configuration for what is left of the run: the time limit is what remains
+/// before the deadline (at least a moment, so that the limit is reported by the search).
+pub fn remaining(config: &SearchConfig, deadline: Option<Instant>) -> SearchConfig {
+    let mut config = config.clone();
+    if let Some(d) = deadline {
+        config.limits.time = Some(
+            d.saturating_duration_since(Instant::now())
+                .max(std::time::Duration::from_micros(1)),
+        );
+    }
+    config
 }
 
 /// The flag raised by SIGINT or SIGTERM ([`crate::interrupt`]): the search stops and
@@ -236,38 +344,33 @@ pub fn stats_line(stats: &Stats) -> String {
     )
 }
 
-/// Runs `work` on every file with `jobs` workers; results in input order.
-pub fn run_files<R: Send>(files: &[PathBuf], jobs: usize, work: impl Fn(&Path) -> R + Sync) -> Vec<R> {
-    let jobs = if jobs == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        jobs
-    };
-    let jobs = jobs.min(files.len()).max(1);
-    if jobs == 1 {
-        return files.iter().map(|f| work(f)).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<R>>> =
-        files.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|s| {
-        for _ in 0..jobs {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= files.len() {
-                        break;
-                    }
-                    let r = work(&files[i]);
-                    *results[i].lock().expect("no panic while holding") = Some(r);
+/// Runs `work` on every file with `jobs` workers, and hands each result to `emit` in input
+/// order as soon as it and those before it are done. `emit` returns `false` to stop (the
+/// reader of the output is gone): files not yet started are skipped.
+pub fn run_files<R: Send>(
+    files: &[PathBuf],
+    jobs: usize,
+    work: impl Fn(&Path) -> R + Sync,
+    mut emit: impl FnMut(&Path, R) -> bool,
+) {
+    // Results that end before their turn wait here.
+    let mut early: BTreeMap<usize, R> = BTreeMap::new();
+    let mut turn = 0;
+    crate::run::parallel_each(
+        files.len(),
+        jobs,
+        |i| work(&files[i]),
+        |i, r| {
+            early.insert(i, r);
+            while let Some(r) = early.remove(&turn) {
+                if !emit(&files[turn], r) {
+                    return false;
                 }
-            });
-        }
-    });
-    results
-        .into_iter()
-        .map(|m| m.into_inner().expect("no panic").expect("every file ran"))
-        .collect()
+                turn += 1;
+            }
+            true
+        },
+    );
 }
 
 /// A JSON object with the file name first.

@@ -74,20 +74,51 @@ impl TableData {
     /// The bitsets of `tuples` (one cell per position, `None` for `*`); duplicates are
     /// removed here.
     pub(crate) fn new(arity: usize, tuples: Vec<Vec<Option<i32>>>) -> TableData {
-        // One word of tuples: a bitset row is no larger than a list.
-        TableData::build(arity, tuples, |values, words| {
-            values <= DENSE_VALUES || words == 1
-        })
+        let cells = tuples.into_iter().flatten().collect();
+        TableData::build(arity, cells, &mut || false).expect("never stopped")
     }
 
-    /// [`TableData::new`], with `dense(values, words)` choosing bitsets for a position.
-    fn build(
+    /// Whether a position with `values` distinct values over `words` words of tuples keeps
+    /// bitsets: one word of tuples makes a bitset row no larger than a list.
+    fn dense(values: usize, words: usize) -> bool {
+        values <= DENSE_VALUES || words == 1
+    }
+
+    /// [`TableData::new`] over the tuples one after the other (`arity` cells each), giving up
+    /// (`None`) when `expired` says so: it is asked every few thousand tuples, so that a
+    /// table of millions of tuples is built within a time limit.
+    pub(crate) fn build(
         arity: usize,
-        mut tuples: Vec<Vec<Option<i32>>>,
+        cells: Vec<Option<i32>>,
+        expired: &mut dyn FnMut() -> bool,
+    ) -> Option<TableData> {
+        TableData::build_with(arity, cells, TableData::dense, expired)
+    }
+
+    /// [`TableData::build`], with `dense(values, words)` choosing bitsets for a position.
+    fn build_with(
+        arity: usize,
+        cells: Vec<Option<i32>>,
         dense: impl Fn(usize, usize) -> bool,
-    ) -> TableData {
-        tuples.sort_unstable();
-        tuples.dedup();
+        expired: &mut dyn FnMut() -> bool,
+    ) -> Option<TableData> {
+        const CHECK_EVERY: usize = 1 << 14;
+        let arity1 = arity.max(1);
+        let row = |i: usize| &cells[i * arity1..(i + 1) * arity1];
+        // Sorted and distinct, by an order on row numbers (a vector per tuple would cost an
+        // allocation each, and a table may hold millions).
+        let mut order = sorted_rows(&cells, arity1, expired)?;
+        order.dedup_by(|a, b| row(*a as usize) == row(*b as usize));
+        let mut sorted: Vec<Option<i32>> = Vec::with_capacity(order.len() * arity1);
+        for (n, &i) in order.iter().enumerate() {
+            if n % CHECK_EVERY == 0 && expired() {
+                return None;
+            }
+            sorted.extend_from_slice(row(i as usize));
+        }
+        drop(order);
+        drop(cells);
+        let tuples: Vec<&[Option<i32>]> = sorted.chunks(arity1).collect();
         let count = tuples.len();
         let words = count.div_ceil(64).max(1);
         let last_mask = match count % 64 {
@@ -101,6 +132,9 @@ impl TableData {
         for v in &mut values {
             v.sort_unstable();
             v.dedup();
+        }
+        if expired() {
+            return None;
         }
         let dense: Vec<bool> = values.iter().map(|v| dense(v.len(), words)).collect();
         let mut first_row = Vec::with_capacity(arity);
@@ -126,6 +160,9 @@ impl TableData {
             })
             .collect();
         for (t, tuple) in tuples.iter().enumerate() {
+            if t % CHECK_EVERY == 0 && expired() {
+                return None;
+            }
             for (p, cell) in tuple.iter().enumerate() {
                 match cell {
                     Some(a) => {
@@ -160,7 +197,8 @@ impl TableData {
                 })
             })
             .collect();
-        TableData {
+        drop(tuples);
+        Some(TableData {
             arity,
             tuples: count,
             words,
@@ -171,8 +209,8 @@ impl TableData {
             rows,
             sparse,
             stars,
-            cells: tuples.into_iter().flatten().collect(),
-        }
+            cells: sorted,
+        })
     }
 
     /// The number of positions.
@@ -253,6 +291,58 @@ impl TableData {
     }
 }
 
+/// The row numbers of the tuples (`arity` cells each, one after the other), in the
+/// lexicographic order of the tuples (`*` first); `None` when `expired` says to stop.
+///
+/// A large table is sorted by radix, position by position from the last, 16 bits of a cell
+/// at a time: each pass is linear and the clock is read between chunks of it, where a
+/// comparison sort of millions of tuples would run for seconds without a pause.
+fn sorted_rows(cells: &[Option<i32>], arity: usize, expired: &mut dyn FnMut() -> bool) -> Option<Vec<u32>> {
+    const CHECK_EVERY: usize = 1 << 16;
+    let rows = cells.len() / arity;
+    let mut order: Vec<u32> = (0..rows as u32).collect();
+    let row = |i: u32| &cells[i as usize * arity..(i as usize + 1) * arity];
+    if rows < 1 << 17 {
+        order.sort_unstable_by(|&a, &b| row(a).cmp(row(b)));
+        return (!expired()).then_some(order);
+    }
+    // The cell as an unsigned key in the order of `Option<i32>`: `*` (None) first.
+    let key = |c: Option<i32>| c.map_or(0u64, |a| (i64::from(a) - i64::from(i32::MIN) + 1) as u64);
+    let mut scratch = vec![0u32; rows];
+    let mut counts = vec![0usize; 1 << 16];
+    for p in (0..arity).rev() {
+        let top = (0..rows).map(|r| key(cells[r * arity + p])).max().unwrap_or(0);
+        let mut shift = 0;
+        while shift == 0 || top >> shift != 0 {
+            if expired() {
+                return None;
+            }
+            let digit = |r: u32| ((key(cells[r as usize * arity + p]) >> shift) & 0xFFFF) as usize;
+            counts.fill(0);
+            for &r in &order {
+                counts[digit(r)] += 1;
+            }
+            let mut total = 0;
+            for c in counts.iter_mut() {
+                let n = *c;
+                *c = total;
+                total += n;
+            }
+            for (n, &r) in order.iter().enumerate() {
+                if n % CHECK_EVERY == 0 && n > 0 && expired() {
+                    return None;
+                }
+                let d = digit(r);
+                scratch[counts[d]] = r;
+                counts[d] += 1;
+            }
+            std::mem::swap(&mut order, &mut scratch);
+            shift += 16;
+        }
+    }
+    Some(order)
+}
+
 /// The tuples of a table, prepared once for several table constraints: an XCSP3 `group`
 /// of `extension` constraints posts the same tuples on many scopes, and
 /// [`crate::Model::table_shared`] then shares one copy of their bitsets. Cloning is cheap.
@@ -307,6 +397,37 @@ impl Tuples {
         Ok(Tuples {
             data: Arc::new(TableData::new(arity, rows)),
         })
+    }
+
+    /// Tuples given one after the other (`arity` cells each; duplicates are dropped), built
+    /// unless `expired` says to stop (`Ok(None)`): it is asked every few thousand tuples, so
+    /// that a table of millions of tuples is built within a time limit.
+    pub fn from_flat_until(
+        arity: usize,
+        cells: Vec<TableCell>,
+        expired: &mut dyn FnMut() -> bool,
+    ) -> Result<Option<Tuples>, ModelError> {
+        if arity == 0 {
+            return Err(ModelError::InvalidConstraint {
+                constraint: "table",
+                reason: "the scope is empty".to_string(),
+            });
+        }
+        if cells.len() % arity != 0 {
+            return Err(ModelError::LengthMismatch {
+                what: "table cells",
+                expected: cells.len().next_multiple_of(arity),
+                found: cells.len(),
+            });
+        }
+        let cells = cells
+            .into_iter()
+            .map(|c| match c {
+                TableCell::Value(a) => Some(a),
+                TableCell::Any => None,
+            })
+            .collect();
+        Ok(TableData::build(arity, cells, expired).map(|data| Tuples { data: Arc::new(data) }))
     }
 
     /// The number of cells of each tuple.
@@ -701,8 +822,11 @@ mod tests {
                         .collect()
                 })
                 .collect();
-            let dense = Arc::new(TableData::build(n, tuples.clone(), |_, _| true));
-            let sparse = Arc::new(TableData::build(n, tuples.clone(), |v, _| v < 3));
+            let flat = |t: &Vec<Vec<Option<i32>>>| t.iter().flatten().copied().collect();
+            let dense =
+                Arc::new(TableData::build_with(n, flat(&tuples), |_, _| true, &mut || false).unwrap());
+            let sparse =
+                Arc::new(TableData::build_with(n, flat(&tuples), |v, _| v < 3, &mut || false).unwrap());
             let brute: u64 = {
                 let table = Table::shared(vars.clone(), dense.clone(), negative);
                 let mut total = 0;

@@ -492,7 +492,7 @@ impl Model {
         for (c, v) in merged {
             coefs.push(i64::try_from(c).map_err(|_| ModelError::InvalidConstraint {
                 constraint,
-                reason: format!("the coefficient of {} overflows", self.name(v)),
+                reason: format!("the coefficient of {} leaves the 64-bit integers", self.name(v)),
             })?);
             vars.push(v);
         }

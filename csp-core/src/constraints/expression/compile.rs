@@ -15,7 +15,7 @@
 //! - anything else: a checker with forward checking.
 
 use crate::constraints::checker::Checker;
-use crate::constraints::expression::{Expr, ExprOp, Node};
+use crate::constraints::expression::{Compiled, Expr, ExprOp};
 use crate::constraints::linear::LinearKind;
 use crate::constraints::separable::{SeparableSum, Term};
 use crate::error::ModelError;
@@ -35,8 +35,14 @@ pub(crate) fn post_intension(model: &mut Model, expr: &Expr) -> Result<(), Model
     for &v in &vars {
         model.validate_var(v)?;
     }
+    let domain = |v: VarId| {
+        let d = model.domain(v);
+        (i64::from(d.min()), i64::from(d.max()))
+    };
+    // Refuses an expression that could leave the integers it is computed in, before any
+    // shape is chosen: every path below evaluates it exactly.
+    let node = Compiled::new(expr, &vars, &domain)?;
     if vars.is_empty() {
-        let node = Node::compile(expr, &vars)?;
         return if node.holds::<i64>(&[]) {
             Ok(())
         } else {
@@ -46,7 +52,6 @@ pub(crate) fn post_intension(model: &mut Model, expr: &Expr) -> Result<(), Model
     if let Some((terms, kind)) = linear_shape(expr) {
         return model.post_linear_kind("intension", &terms, kind);
     }
-    let node = Node::compile(expr, &vars)?;
     if let [x] = vars[..] {
         return model.restrict(x, |a| node.holds(&[a]));
     }
@@ -262,16 +267,17 @@ fn post_separable(model: &mut Model, parts: &[Part<'_>], kind: LinearKind) -> Op
     const MAX_VALUES: usize = 1 << 22;
     let mut constant = 0i128;
     let mut vars: Vec<VarId> = Vec::new();
-    let mut groups: Vec<Vec<(i128, Node)>> = Vec::new();
+    let mut groups: Vec<Vec<(i128, Compiled)>> = Vec::new();
     for &(scale, e) in parts {
         match e.variables()[..] {
-            [] => match Node::compile(e, &[]).ok()?.eval::<i64>(&[]) {
-                Some(y) => constant += scale * i128::from(y),
+            [] => match Compiled::new(e, &[], &|_| (0, 0)).ok()?.eval::<i64>(&[]) {
+                Some(y) => constant = constant.checked_add(scale.checked_mul(y)?)?,
                 // Undefined whatever the values: never holds.
                 None => return Some(model.post_false("intension")),
             },
             [v] => {
-                let node = Node::compile(e, &[v]).ok()?;
+                let d = model.domain(v);
+                let node = Compiled::new(e, &[v], &|_| (i64::from(d.min()), i64::from(d.max()))).ok()?;
                 match vars.iter().position(|&u| u == v) {
                     Some(i) => groups[i].push((scale, node)),
                     None => {
@@ -293,7 +299,7 @@ fn post_separable(model: &mut Model, parts: &[Part<'_>], kind: LinearKind) -> Op
         let f = |a: i32| -> Option<i64> {
             let mut y = 0i128;
             for (scale, node) in group {
-                y += scale * i128::from(node.eval(&[a])?);
+                y = y.checked_add(scale.checked_mul(node.eval(&[a])?)?)?;
             }
             i64::try_from(y).ok()
         };

@@ -1,18 +1,25 @@
 //! Integer and boolean expressions in the language of XCSP3-core intension constraints,
 //! their evaluation, and their compilation to propagators ([`compile`]).
 
+mod bounds;
 pub(crate) mod compile;
 
 use std::fmt;
+
+pub use bounds::{Bounds, Interval, RangeError};
 
 use crate::error::ModelError;
 use crate::var::VarId;
 
 /// An operator of the XCSP3-core expression language (the names are XCSP3's).
 ///
-/// Booleans are 0 and 1 (any non-zero value counts as true). Arithmetic is on `i64`; a
-/// result that overflows, a division or modulo by zero, and a negative exponent are
-/// *undefined*, and an expression with an undefined part is not satisfied.
+/// Booleans are 0 and 1 (any non-zero value counts as true). Arithmetic is exact: values are
+/// computed in 128-bit integers, and a constraint whose values could leave them is refused
+/// when it is posted ([`ModelError::Arithmetic`]). A division or modulo by zero and a
+/// negative exponent are *undefined*; an undefined operand makes its operator undefined,
+/// unless the other operands decide the result (a false operand of `and`, a true one of
+/// `or`, a false premise or a true conclusion of `imp`, the branch `if` does not take). A
+/// constraint whose expression is undefined is not satisfied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ExprOp {
@@ -223,15 +230,36 @@ impl Expr {
         }
     }
 
-    /// The value of the expression when each variable `v` has the value `value(v)`;
-    /// `None` when it is undefined (see [`ExprOp`]) or malformed (a wrong number of
-    /// arguments, a `set` outside `in` and `notin`).
-    pub fn eval(&self, value: &dyn Fn(VarId) -> i64) -> Option<i64> {
+    /// The value of the expression when each variable `v` has the value `value(v)`, computed
+    /// exactly in 128-bit integers; `None` when it is undefined (see [`ExprOp`]), malformed (a
+    /// wrong number of arguments, a `set` outside `in` and `notin`), or when an intermediate
+    /// value leaves the 128-bit integers (which a model refuses when the expression is posted:
+    /// see [`Expr::bounds`]).
+    pub fn eval(&self, value: &dyn Fn(VarId) -> i64) -> Option<i128> {
         let mut vars = Vec::new();
         self.collect_vars(&mut vars);
-        let node = Node::compile(self, &vars).ok()?;
+        self.validate().ok()?;
+        let node = Node::lower(self, &vars);
         let values: Vec<i64> = vars.iter().map(|&v| value(v)).collect();
-        node.eval(&values)
+        node.eval::<i128, i64>(&values)
+    }
+
+    /// The bounds of the expression's values when each variable `v` lies within `domain(v)`
+    /// (`(min, max)`), and whether every subexpression stays within 64 bits. An error names a
+    /// subexpression whose values could leave the 128-bit integers: such an expression is
+    /// refused when posted.
+    ///
+    /// ```
+    /// use csp_core::{Expr, ExprOp, Model};
+    /// let mut m = Model::new();
+    /// let x = m.int_var(2, 3).unwrap();
+    /// let e = Expr::call(ExprOp::Pow, vec![Expr::var(x), Expr::constant(70)]);
+    /// let b = e.bounds(&|_| (2, 3)).unwrap();
+    /// assert!(!b.narrow && b.interval.1 == 3i128.pow(70));
+    /// assert!(Expr::call(ExprOp::Pow, vec![Expr::var(x), Expr::constant(200)]).bounds(&|_| (2, 3)).is_err());
+    /// ```
+    pub fn bounds(&self, domain: &dyn Fn(VarId) -> (i64, i64)) -> Result<Bounds, RangeError> {
+        bounds::bounds(self, domain)
     }
 
     /// Checks the shape: argument counts, `set` only as the second argument of `in`/`notin`.
@@ -310,20 +338,135 @@ fn invalid(reason: String) -> ModelError {
 
 /// An expression compiled against a scope: variables are positions in it.
 #[derive(Clone, Debug)]
-pub(crate) enum Node {
+enum Node {
     Const(i64),
     Var(usize),
     Call(ExprOp, Box<[Node]>),
 }
 
-impl Node {
-    /// Compiles a validated-or-not expression over the scope `vars` (which holds each of its
-    /// variables).
-    pub(crate) fn compile(expr: &Expr, vars: &[VarId]) -> Result<Node, ModelError> {
+/// An expression compiled against a scope, with the integer width its bounds allow.
+#[derive(Clone, Debug)]
+pub(crate) struct Compiled {
+    node: Node,
+    /// Every subexpression fits 64 bits over the domains it was compiled for: evaluated in
+    /// `i64`, else in `i128`. Either way exactly (see [`bounds`]).
+    narrow: bool,
+}
+
+impl Compiled {
+    /// Compiles `expr` over the scope `vars` (which holds each of its variables), whose
+    /// domains lie within `domain(v)`. Refuses an expression whose values could leave the
+    /// 128-bit integers.
+    pub(crate) fn new(
+        expr: &Expr,
+        vars: &[VarId],
+        domain: &dyn Fn(VarId) -> (i64, i64),
+    ) -> Result<Compiled, ModelError> {
         expr.validate()?;
-        Ok(Node::lower(expr, vars))
+        let b = expr.bounds(domain).map_err(|e| ModelError::Arithmetic {
+            constraint: "intension",
+            reason: e.to_string(),
+        })?;
+        Ok(Compiled {
+            node: Node::lower(expr, vars),
+            narrow: b.narrow,
+        })
     }
 
+    /// The value under `values` (one per scope position, within the domains it was compiled
+    /// for); `None` if undefined.
+    #[inline]
+    pub(crate) fn eval<T: Copy + Into<i64>>(&self, values: &[T]) -> Option<i128> {
+        if self.narrow {
+            self.node.eval::<i64, T>(values).map(i128::from)
+        } else {
+            self.node.eval::<i128, T>(values)
+        }
+    }
+
+    /// Whether the expression holds (is defined and non-zero).
+    #[inline]
+    pub(crate) fn holds<T: Copy + Into<i64>>(&self, values: &[T]) -> bool {
+        if self.narrow {
+            self.node.eval::<i64, T>(values).is_some_and(|v| v != 0)
+        } else {
+            self.node.eval::<i128, T>(values).is_some_and(|v| v != 0)
+        }
+    }
+}
+
+/// The integers an expression is evaluated in: `i64` when its bounds allow, else `i128`.
+/// Every operation is checked: `None` is an undefined value (or, outside the bounds the
+/// expression was compiled for, an overflow).
+trait Int: Copy + Ord + Sized {
+    const ZERO: Self;
+    const ONE: Self;
+    fn of(x: i64) -> Self;
+    fn neg(self) -> Option<Self>;
+    fn abs(self) -> Option<Self>;
+    fn add(self, o: Self) -> Option<Self>;
+    fn sub(self, o: Self) -> Option<Self>;
+    fn mul(self, o: Self) -> Option<Self>;
+    /// Truncating division; `None` for a zero divisor.
+    fn div(self, o: Self) -> Option<Self>;
+    /// The remainder of [`Int::div`], with the dividend's sign.
+    fn rem(self, o: Self) -> Option<Self>;
+    fn pow(self, e: u32) -> Option<Self>;
+    fn to_u32(self) -> Option<u32>;
+}
+
+macro_rules! int_impl {
+    ($t:ty) => {
+        impl Int for $t {
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            #[inline]
+            fn of(x: i64) -> Self {
+                x as $t
+            }
+            #[inline]
+            fn neg(self) -> Option<Self> {
+                self.checked_neg()
+            }
+            #[inline]
+            fn abs(self) -> Option<Self> {
+                self.checked_abs()
+            }
+            #[inline]
+            fn add(self, o: Self) -> Option<Self> {
+                self.checked_add(o)
+            }
+            #[inline]
+            fn sub(self, o: Self) -> Option<Self> {
+                self.checked_sub(o)
+            }
+            #[inline]
+            fn mul(self, o: Self) -> Option<Self> {
+                self.checked_mul(o)
+            }
+            #[inline]
+            fn div(self, o: Self) -> Option<Self> {
+                self.checked_div(o)
+            }
+            #[inline]
+            fn rem(self, o: Self) -> Option<Self> {
+                self.checked_rem(o)
+            }
+            #[inline]
+            fn pow(self, e: u32) -> Option<Self> {
+                self.checked_pow(e)
+            }
+            #[inline]
+            fn to_u32(self) -> Option<u32> {
+                u32::try_from(self).ok()
+            }
+        }
+    };
+}
+int_impl!(i64);
+int_impl!(i128);
+
+impl Node {
     fn lower(expr: &Expr, vars: &[VarId]) -> Node {
         match expr {
             Expr::Const(c) => Node::Const(*c),
@@ -332,40 +475,44 @@ impl Node {
         }
     }
 
-    /// The value under `values` (one per scope position); `None` if undefined.
-    pub(crate) fn eval<T: Copy + Into<i64>>(&self, values: &[T]) -> Option<i64> {
+    /// The value under `values` (one per scope position) in the integers `N`; `None` if
+    /// undefined.
+    fn eval<N: Int, T: Copy + Into<i64>>(&self, values: &[T]) -> Option<N> {
         use ExprOp::*;
         let (op, args) = match self {
-            Node::Const(c) => return Some(*c),
-            Node::Var(i) => return Some(values[*i].into()),
+            Node::Const(c) => return Some(N::of(*c)),
+            Node::Var(i) => return Some(N::of(values[*i].into())),
             Node::Call(op, args) => (*op, &args[..]),
         };
-        let arg = |i: usize| args[i].eval(values);
-        let truth = |b: bool| Some(i64::from(b));
+        let arg = |i: usize| args[i].eval::<N, T>(values);
+        let truth = |b: bool| Some(if b { N::ONE } else { N::ZERO });
         match op {
-            Neg => arg(0)?.checked_neg(),
-            Abs => arg(0)?.checked_abs(),
+            Neg => arg(0)?.neg(),
+            Abs => arg(0)?.abs(),
             Sqr => {
                 let a = arg(0)?;
-                a.checked_mul(a)
+                a.mul(a)
             }
-            Not => truth(arg(0)? == 0),
-            Sub => arg(0)?.checked_sub(arg(1)?),
-            Div => arg(0)?.checked_div(arg(1)?),
-            Mod => arg(0)?.checked_rem(arg(1)?),
+            Not => truth(arg(0)? == N::ZERO),
+            Sub => arg(0)?.sub(arg(1)?),
+            Div => arg(0)?.div(arg(1)?),
+            Mod => arg(0)?.rem(arg(1)?),
             Pow => power(arg(0)?, arg(1)?),
-            Dist => arg(0)?.checked_sub(arg(1)?)?.checked_abs(),
+            Dist => arg(0)?.sub(arg(1)?)?.abs(),
             Lt => truth(arg(0)? < arg(1)?),
             Le => truth(arg(0)? <= arg(1)?),
             Ge => truth(arg(0)? >= arg(1)?),
             Gt => truth(arg(0)? > arg(1)?),
             Ne => truth(arg(0)? != arg(1)?),
-            Imp => {
-                let (a, b) = (arg(0)?, arg(1)?);
-                truth(a == 0 || b != 0)
-            }
+            // Lazy where the defined operands decide: `imp(ne(y, 0), ...)` guards a division.
+            Imp => match (arg(0), arg(1)) {
+                (Some(a), _) if a == N::ZERO => truth(true),
+                (_, Some(b)) if b != N::ZERO => truth(true),
+                (Some(_), Some(_)) => truth(false),
+                _ => None,
+            },
             If => {
-                if arg(0)? != 0 {
+                if arg(0)? != N::ZERO {
                     arg(1)
                 } else {
                     arg(2)
@@ -378,33 +525,21 @@ impl Node {
                 };
                 let mut found = false;
                 for s in set.iter() {
-                    found |= s.eval(values)? == a;
+                    found |= s.eval::<N, T>(values)? == a;
                 }
                 truth(found == (op == In))
             }
             Set => None,
-            Add => fold(args, values, |a, b| a.checked_add(b)),
-            Mul => fold(args, values, |a, b| a.checked_mul(b)),
-            Min => fold(args, values, |a, b| Some(a.min(b))),
-            Max => fold(args, values, |a, b| Some(a.max(b))),
-            And => {
-                let mut all = true;
-                for a in args.iter() {
-                    all &= a.eval(values)? != 0;
-                }
-                truth(all)
-            }
-            Or => {
-                let mut any = false;
-                for a in args.iter() {
-                    any |= a.eval(values)? != 0;
-                }
-                truth(any)
-            }
+            Add => fold(args, values, N::add),
+            Mul => fold(args, values, N::mul),
+            Min => fold(args, values, |a: N, b: N| Some(a.min(b))),
+            Max => fold(args, values, |a: N, b: N| Some(a.max(b))),
+            And => decided(args, values, false),
+            Or => decided(args, values, true),
             Xor => {
                 let mut odd = false;
                 for a in args.iter() {
-                    odd ^= a.eval(values)? != 0;
+                    odd ^= a.eval::<N, T>(values)? != N::ZERO;
                 }
                 truth(odd)
             }
@@ -412,46 +547,67 @@ impl Node {
                 let first = arg(0)?;
                 let mut all = true;
                 for a in args[1..].iter() {
-                    all &= a.eval(values)? == first;
+                    all &= a.eval::<N, T>(values)? == first;
                 }
                 truth(all)
             }
             Iff => {
-                let first = arg(0)? != 0;
+                let first = arg(0)? != N::ZERO;
                 let mut all = true;
                 for a in args[1..].iter() {
-                    all &= (a.eval(values)? != 0) == first;
+                    all &= (a.eval::<N, T>(values)? != N::ZERO) == first;
                 }
                 truth(all)
             }
         }
     }
+}
 
-    /// Whether the expression holds (is defined and non-zero).
-    pub(crate) fn holds<T: Copy + Into<i64>>(&self, values: &[T]) -> bool {
-        self.eval(values).is_some_and(|v| v != 0)
+/// `and` (`decider` false) or `or` (`decider` true): an operand equal to the decider decides
+/// the result even if others are undefined.
+fn decided<N: Int, T: Copy + Into<i64>>(args: &[Node], values: &[T], decider: bool) -> Option<N> {
+    let mut undefined = false;
+    for a in args {
+        match a.eval::<N, T>(values) {
+            Some(v) if (v != N::ZERO) == decider => return Some(if decider { N::ONE } else { N::ZERO }),
+            Some(_) => {}
+            None => undefined = true,
+        }
+    }
+    if undefined {
+        None
+    } else {
+        Some(if decider { N::ZERO } else { N::ONE })
     }
 }
 
-fn fold<T: Copy + Into<i64>>(
+fn fold<N: Int, T: Copy + Into<i64>>(
     args: &[Node],
     values: &[T],
-    f: impl Fn(i64, i64) -> Option<i64>,
-) -> Option<i64> {
-    let mut acc = args[0].eval(values)?;
+    f: impl Fn(N, N) -> Option<N>,
+) -> Option<N> {
+    let mut acc = args[0].eval::<N, T>(values)?;
     for a in &args[1..] {
-        acc = f(acc, a.eval(values)?)?;
+        acc = f(acc, a.eval::<N, T>(values)?)?;
     }
     Some(acc)
 }
 
-/// `base^exp`, undefined for a negative exponent or on overflow.
-fn power(base: i64, exp: i64) -> Option<i64> {
-    match (base, exp) {
-        (_, e) if e < 0 => None,
-        (_, 0) => Some(1),
-        (0 | 1, _) => Some(base),
-        (-1, e) => Some(if e % 2 == 0 { 1 } else { -1 }),
-        (_, e) => base.checked_pow(u32::try_from(e).ok()?),
+/// `base^exp`, undefined for a negative exponent.
+fn power<N: Int>(base: N, exp: N) -> Option<N> {
+    if exp < N::ZERO {
+        return None;
     }
+    if exp == N::ZERO {
+        return Some(N::ONE);
+    }
+    if base == N::ZERO || base == N::ONE {
+        return Some(base);
+    }
+    if base == N::ONE.neg()? {
+        // (-1)^e: the parity of e, without a 32-bit exponent.
+        let even = exp.rem(N::ONE.add(N::ONE)?)? == N::ZERO;
+        return Some(if even { N::ONE } else { base });
+    }
+    base.pow(exp.to_u32()?)
 }

@@ -1,21 +1,23 @@
-//! A small SVG bar chart of a strategy comparison (no plotting dependency needed for
-//! one chart of horizontal bars).
+//! Every chart of the program, as SVG text drawn by hand (no plotting dependency): the
+//! bar chart of a strategy comparison (here), the phase-transition chart of a sweep
+//! ([`sweep`]), and a campaign's cactus plots and scatter plot ([`cactus`], [`scatter`]).
+//! They share [`plot`]: axes, panels, lines, bands and legends.
+
+pub mod cactus;
+pub mod plot;
+pub mod scatter;
+pub mod sweep;
 
 use std::fmt::Write;
 
 use csp_sudoku::Summary;
 
+use plot::escape;
+
 const ROW: f64 = 22.0;
 const LABEL: f64 = 260.0;
 const BAR: f64 = 480.0;
 const TOP: f64 = 50.0;
-
-/// Escapes text for SVG.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
 
 /// Horizontal bars of mean nodes per puzzle on a log scale, one per contender; bars of
 /// contenders that did not finish every puzzle are drawn in orange.
@@ -24,12 +26,7 @@ pub fn nodes_chart(rows: &[Summary]) -> String {
     let scale = (max + 1.0).log10().max(1.0);
     let height = TOP + ROW * rows.len() as f64 + 40.0;
     let width = LABEL + BAR + 160.0;
-    let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let mut svg = plot::start(width, height);
     let _ = writeln!(
         svg,
         r#"<text x="10" y="24" font-size="15">Mean nodes per puzzle (log scale); orange: some puzzles hit a limit</text>"#
@@ -51,6 +48,24 @@ pub fn nodes_chart(rows: &[Summary]) -> String {
             total = r.puzzles,
         );
     }
-    svg.push_str("</svg>\n");
-    svg
+    plot::finish(svg)
+}
+
+/// A campaign's charts in one document: the two cactus plots, then the scatter plot of two
+/// strategies when there is one.
+pub fn campaign_chart(
+    series: &[cactus::CactusSeries],
+    runs: usize,
+    pair: Option<&scatter::Scatter>,
+) -> String {
+    const SIZE: f64 = 380.0;
+    const GAP: f64 = 110.0;
+    let panels = if pair.is_some() { 3.0 } else { 2.0 };
+    let width = 80.0 + panels * SIZE + (panels - 1.0) * GAP + 40.0;
+    let mut svg = plot::start(width, SIZE + 110.0);
+    cactus::draw(&mut svg, series, runs, (80.0, 50.0), SIZE);
+    if let Some(pair) = pair {
+        scatter::draw(&mut svg, pair, (80.0 + 2.0 * (SIZE + GAP), 50.0), SIZE);
+    }
+    plot::finish(svg)
 }

@@ -1,0 +1,547 @@
+//! `csp solve`, `count` and `compare` on XCSP3 and DIMACS files under careless or hostile
+//! use: numbers at the edges of 32 and 64 bits, deep nesting, endless enumerations, bombs and
+//! malformed files. Each test names the finding of the second reliability report
+//! (`reliability-findings-xcsp.md`) it holds to. Counts are checked against a brute force in
+//! exact integers written here, never against numbers written down.
+
+mod common;
+
+use std::io::Write;
+
+use common::{TempDir, code, json_lines, run, stderr, stdout};
+
+const HEAD: &str = "<instance format=\"XCSP3\" type=\"CSP\">\n<variables>\n";
+
+/// An instance of these variables and constraints.
+fn instance(variables: &str, constraints: &str) -> String {
+    format!("{HEAD}{variables}\n</variables>\n<constraints>\n{constraints}\n</constraints>\n</instance>\n")
+}
+
+/// The number of assignments of `domains` that `holds` accepts.
+fn brute(domains: &[Vec<i128>], holds: &dyn Fn(&[i128]) -> bool) -> u64 {
+    let mut count = 0;
+    let mut at = vec![0usize; domains.len()];
+    let mut values: Vec<i128> = domains.iter().map(|d| d[0]).collect();
+    'all: loop {
+        count += u64::from(holds(&values));
+        for k in (0..domains.len()).rev() {
+            at[k] += 1;
+            if at[k] < domains[k].len() {
+                values[k] = domains[k][at[k]];
+                continue 'all;
+            }
+            at[k] = 0;
+            values[k] = domains[k][0];
+        }
+        return count;
+    }
+}
+
+/// `csp count FILE` as a number (the line format), with its exit code 0.
+fn count(dir: &TempDir, name: &str, text: &str) -> u64 {
+    let path = dir.file(name, text);
+    let out = run(&["count", &path], None);
+    assert_eq!(code(&out), 0, "{name}: {}", stderr(&out));
+    stdout(&out)
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("{name}: {}", stdout(&out)))
+}
+
+/// `csp count FILE`: exit code 1 with an error that gives a line and a column.
+fn refused(dir: &TempDir, name: &str, text: &str) -> String {
+    let path = dir.file(name, text);
+    let out = run(&["count", &path], None);
+    assert_eq!(code(&out), 1, "{name}: {}", stdout(&out));
+    let err = stderr(&out);
+    assert!(err.contains("line ") && err.contains("column "), "{name}: {err}");
+    assert!(!err.contains("panicked"), "{name}: {err}");
+    err
+}
+
+// ---------------------------------------------------------------------------------------------
+// W1, W2, C2: every count exact at the edges of 32 and 64 bits
+
+#[test]
+fn products_of_32_bit_values_are_exact() {
+    let dir = TempDir::new("w1");
+    let big: Vec<i128> = vec![2_147_483_646, 2_147_483_647];
+    let text = instance(
+        "<array id=\"x\" size=\"[3]\"> 2147483646..2147483647 </array>",
+        "<intension> gt(add(mul(x[0],x[1]),mul(x[1],x[2]),mul(x[0],x[2])),0) </intension>",
+    );
+    let expected = brute(&[big.clone(), big.clone(), big.clone()], &|v| {
+        v[0] * v[1] + v[1] * v[2] + v[0] * v[2] > 0
+    });
+    assert_eq!(count(&dir, "w1.xml", &text), expected);
+    let text = instance(
+        "<var id=\"x\"> 2147483647 </var><var id=\"y\"> 2147483647 </var><var id=\"z\"> 2147483647 </var>",
+        "<intension> gt(mul(x,y,z),0) </intension>",
+    );
+    assert_eq!(count(&dir, "mul3.xml", &text), 1);
+    // 2^63 and beyond, exactly: pow(x, y) over x in 2..3, y in 60..70.
+    let text = instance(
+        "<var id=\"x\"> 2..3 </var><var id=\"y\"> 60..70 </var>",
+        "<intension> gt(pow(x,y),9223372036854775807) </intension>",
+    );
+    let expected = brute(&[(2..=3).collect(), (60..=70).collect()], &|v| {
+        v[0].pow(v[1] as u32) > i128::from(i64::MAX)
+    });
+    assert_eq!(count(&dir, "pow.xml", &text), expected);
+}
+
+#[test]
+fn sums_with_64_bit_coefficients_are_exact() {
+    let dir = TempDir::new("w2");
+    let c = 4_611_686_018_427_387_904i128;
+    let text = instance(
+        "<var id=\"x\"> 0..3 </var><var id=\"y\"> 0..3 </var>",
+        "<sum><list> x y </list><coeffs> 4611686018427387904 4611686018427387904 </coeffs><condition> (ge,0) </condition></sum>",
+    );
+    let d: Vec<i128> = (0..=3).collect();
+    assert_eq!(
+        count(&dir, "w2.xml", &text),
+        brute(&[d.clone(), d.clone()], &|v| c * v[0] + c * v[1] >= 0)
+    );
+    // C2: the propagator and the final check agree.
+    let m = i128::from(i32::MAX);
+    let text = instance(
+        "<array id=\"x\" size=\"[3]\"> 2147483646..2147483647 </array>",
+        "<sum><list> x[] </list><coeffs> 2147483647 2147483647 2147483647 </coeffs><condition> (gt,0) </condition></sum>",
+    );
+    let big: Vec<i128> = vec![m - 1, m];
+    assert_eq!(
+        count(&dir, "c2.xml", &text),
+        brute(&[big.clone(), big.clone(), big], &|v| m * (v[0] + v[1] + v[2])
+            > 0)
+    );
+    let max = i128::from(i64::MAX);
+    let text = instance(
+        "<array id=\"x\" size=\"[4]\"> 0..1 </array>",
+        "<sum><list> x[] </list><coeffs> 9223372036854775807 9223372036854775807 1 1 </coeffs><condition> (ge,0) </condition></sum>",
+    );
+    let bit: Vec<i128> = vec![0, 1];
+    let four = [bit.clone(), bit.clone(), bit.clone(), bit.clone()];
+    assert_eq!(
+        count(&dir, "c2b.xml", &text),
+        brute(&four, &|v| max * v[0] + max * v[1] + v[2] + v[3] >= 0)
+    );
+    let text = instance(
+        "<var id=\"x\"> 0..1 </var><var id=\"y\"> 0..1 </var><var id=\"z\"> 0..1 </var><var id=\"w\"> 0..1 </var>",
+        "<intension> eq(add(mul(x,9223372036854775807),mul(y,9223372036854775807),z,w),18446744073709551615) </intension>",
+    );
+    // The constant is past 64 bits: refused where it is written, not miscounted.
+    refused(&dir, "c2c.xml", &text);
+    let text = instance(
+        "<var id=\"x\"> 0..1 </var><var id=\"y\"> 0..1 </var><var id=\"z\"> 0..1 </var><var id=\"w\"> 0..1 </var>",
+        "<intension> gt(add(mul(x,9223372036854775807),mul(y,9223372036854775807),z,w),9223372036854775807) </intension>",
+    );
+    assert_eq!(
+        count(&dir, "c2d.xml", &text),
+        brute(&four, &|v| max * v[0] + max * v[1] + v[2] + v[3] > max)
+    );
+}
+
+#[test]
+fn values_beyond_128_bits_are_refused_where_they_are_written() {
+    let dir = TempDir::new("w128");
+    let text = instance(
+        "<var id=\"x\"> 2..3 </var><var id=\"y\"> 0..200 </var>",
+        "<intension> gt(pow(x,y),0) </intension>",
+    );
+    let err = refused(&dir, "pow200.xml", &text);
+    assert!(err.contains("128-bit"), "{err}");
+    let text = instance(
+        "<array id=\"x\" size=\"[5]\"> 2147483646..2147483647 </array>",
+        "<intension> gt(mul(x[0],x[1],x[2],x[3],x[4]),0) </intension>",
+    );
+    refused(&dir, "mul5.xml", &text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// B2: `imp`, `and`, `or` are decided by a defined operand
+
+#[test]
+fn a_guarded_division_counts_as_brute_force_with_lazy_connectives() {
+    let dir = TempDir::new("b2");
+    let vars = "<var id=\"x\"> -3..3 </var><var id=\"y\"> -3..3 </var>";
+    let d: Vec<i128> = (-3..=3).collect();
+    let text = instance(vars, "<intension> imp(ne(y,0),eq(div(x,y),0)) </intension>");
+    assert_eq!(
+        count(&dir, "imp.xml", &text),
+        brute(&[d.clone(), d.clone()], &|v| v[1] == 0 || v[0] / v[1] == 0)
+    );
+    let text = instance(vars, "<intension> or(eq(y,0),gt(mod(x,y),0)) </intension>");
+    assert_eq!(
+        count(&dir, "or.xml", &text),
+        brute(&[d.clone(), d], &|v| v[1] == 0 || v[0] % v[1] > 0)
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// C1: deep nesting is refused with its place, the same on every thread, and the batch goes on
+
+#[test]
+fn deep_nesting_is_refused_and_the_batch_goes_on() {
+    let dir = TempDir::new("c1");
+    let vars = "<var id=\"x\"> 0..3 </var><var id=\"y\"> 0..3 </var>";
+    let ok = dir.file("ok.xml", &instance(vars, "<intension> eq(x,y) </intension>"));
+    let deep = format!("{}eq(x,y){}", "not(".repeat(40_000), ")".repeat(40_000));
+    let deep = dir.file(
+        "deep.xml",
+        &instance(vars, &format!("<intension> {deep} </intension>")),
+    );
+    let blocks = format!(
+        "{}<intension> eq(x,y) </intension>{}",
+        "<block>".repeat(10_000),
+        "</block>".repeat(10_000)
+    );
+    let blocks = dir.file("blocks.xml", &instance(vars, &blocks));
+    let add = format!("{}x{}", "add(1,".repeat(50_000), ")".repeat(50_000));
+    let add = dir.file(
+        "add.xml",
+        &instance(vars, &format!("<intension> gt({add},y) </intension>")),
+    );
+    for jobs in ["1", "2"] {
+        let out = run(&["count", &ok, &deep, &blocks, &add, &ok, "-j", jobs], None);
+        assert_eq!(code(&out), 1, "{}", stderr(&out));
+        let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
+        assert_eq!(lines.len(), 5, "{lines:?}");
+        assert!(
+            lines[0].ends_with(": 4") && lines[4].ends_with(": 4"),
+            "{lines:?}"
+        );
+        for l in &lines[1..4] {
+            assert!(l.ends_with("# error"), "{lines:?}");
+        }
+        let err = stderr(&out);
+        assert_eq!(err.matches("nested deeper than").count(), 3, "{err}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// D1, D2, H1: `solve --all` streams
+
+/// Ten variables over 0..9 and a sum that always holds: 10^10 solutions, more than any test
+/// waits for.
+fn endless(dir: &TempDir) -> String {
+    dir.file(
+        "long.xml",
+        &instance(
+            "<array id=\"x\" size=\"[10]\"> 0..9 </array>",
+            "<sum><list> x[] </list><condition> (ge,0) </condition></sum>",
+        ),
+    )
+}
+
+#[test]
+fn json_gives_every_solution_as_a_line_then_the_count() {
+    let dir = TempDir::new("d1");
+    let small = dir.file(
+        "small.xml",
+        &instance(
+            "<array id=\"x\" size=\"[3]\"> 0..1 </array>",
+            "<sum><list> x[] </list><condition> (ge,2) </condition></sum>",
+        ),
+    );
+    let out = run(&["solve", &small, "--all", "--format", "json"], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let lines = json_lines(&out);
+    let (last, solutions) = lines.split_last().unwrap();
+    let expected = brute(&[vec![0, 1], vec![0, 1], vec![0, 1]], &|v| {
+        v.iter().sum::<i128>() >= 2
+    });
+    assert_eq!(solutions.len() as u64, expected);
+    for s in solutions {
+        let sum: i64 = s["solution"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_i64().unwrap())
+            .sum();
+        assert!(sum >= 2, "{s}");
+    }
+    assert_eq!(last["count"], expected);
+    assert_eq!(last["status"], "solved");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_an_endless_enumeration_at_once() {
+    use std::process::{Command, Stdio};
+    let dir = TempDir::new("h1");
+    let long = endless(&dir);
+    for format in ["line", "json", "xcsp"] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_csp"))
+            .args(["solve", &long, "--all", "--format", format])
+            .stdout(Stdio::from(writer))
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{format}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// SIGINT during `solve --all`: every solution found is written, and the closing line counts
+/// exactly the lines before it.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_enumeration_writes_every_solution_and_their_count() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let dir = TempDir::new("d2");
+    let long = endless(&dir);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
+        .args(["solve", &long, "--all"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut seen = 0u64;
+    // Signal once solutions are flowing: the count does not depend on when.
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        assert!(line.starts_with("x[0]="), "{line}");
+        seen += 1;
+        if seen == 1000 {
+            let pid = child.id().to_string();
+            assert!(
+                Command::new("kill")
+                    .args(["-INT", &pid])
+                    .status()
+                    .unwrap()
+                    .success()
+            );
+            break;
+        }
+    }
+    let mut closing = None;
+    for line in lines {
+        let line = line.unwrap();
+        if line.starts_with('#') {
+            closing = Some(line);
+        } else {
+            assert!(closing.is_none(), "a solution after the closing line");
+            seen += 1;
+        }
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let closing = closing.expect("a closing line");
+    assert_eq!(closing, format!("# cancelled after {seen} solutions"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// H2, H3: bombs and the limits on reading
+
+fn xz(bytes: &[u8]) -> Vec<u8> {
+    let mut child = std::process::Command::new("xz")
+        .args(["-c", "-1"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("xz is installed");
+    let mut input = child.stdin.take().unwrap();
+    let data = bytes.to_vec();
+    let writer = std::thread::spawn(move || input.write_all(&data));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    out.stdout
+}
+
+#[test]
+fn a_bomb_is_refused_at_the_input_limit_and_binary_data_at_once() {
+    let dir = TempDir::new("h2");
+    let mut text = format!("{HEAD}<var id=\"x\"> 0..3 </var>");
+    text.push_str(&" ".repeat(4 << 20));
+    text.push_str("</variables><constraints><intension> lt(x,2) </intension></constraints></instance>\n");
+    let bomb = dir.path("bomb.xml.xz");
+    std::fs::write(&bomb, xz(text.as_bytes())).unwrap();
+    let out = run(&["count", &bomb, "--max-input", "1M"], None);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("larger than 1048576 bytes"),
+        "{}",
+        stderr(&out)
+    );
+    // Under the limit, the same file is read.
+    let out = run(&["count", &bomb, "--max-input", "8M"], None);
+    assert_eq!((code(&out), stdout(&out).trim()), (0, "2"), "{}", stderr(&out));
+    let zeros = dir.path("zeros.xml.xz");
+    std::fs::write(&zeros, xz(&vec![0u8; 8 << 20])).unwrap();
+    let out = run(&["count", &zeros], None);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("0x00"), "{}", stderr(&out));
+    let gz = dir.path("g.xml.gz");
+    std::fs::write(&gz, [0x1f, 0x8b, 8, 0, 0, 0]).unwrap();
+    let out = run(&["count", &gz], None);
+    assert!(stderr(&out).contains("gzip"), "{}", stderr(&out));
+}
+
+#[test]
+fn the_time_limit_covers_reading_and_posting() {
+    let dir = TempDir::new("h3");
+    // A million tuples: reading them takes far longer than a microsecond on any machine.
+    let mut text = String::from(HEAD);
+    text.push_str("<array id=\"x\" size=\"[3]\"> 0..99 </array></variables><constraints><extension><list> x[] </list><supports>");
+    for i in 0..1_000_000u32 {
+        text.push_str(&format!(
+            "({},{},{})",
+            i % 100,
+            (i / 100) % 100,
+            (i / 10_000) % 100
+        ));
+    }
+    text.push_str("</supports></extension></constraints></instance>\n");
+    let path = dir.file("table.xml", &text);
+    let out = run(
+        &["count", &path, "--timeout", "0.000001", "--format", "json"],
+        None,
+    );
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let answer = &json_lines(&out)[0];
+    assert_eq!(answer["status"], "limit", "{answer}");
+    assert_eq!(answer["limit"], "time limit reached", "{answer}");
+}
+
+#[test]
+fn sparse_domains_are_refused_with_the_reason() {
+    let dir = TempDir::new("h4");
+    let text = instance(
+        "<array id=\"x\" size=\"[8]\"> -33554432 0 33554431 </array>",
+        "<sum><list> x[] </list><condition> (eq,0) </condition></sum>",
+    );
+    let err = refused(&dir, "wide.xml", &text);
+    assert!(err.contains("64 times its number of values"), "{err}");
+    // A domain of a few values over a span csp stores cheaply is read.
+    let text = instance(
+        "<array id=\"x\" size=\"[4]\"> -65536 0 65535 </array>",
+        "<sum><list> x[] </list><condition> (eq,0) </condition></sum>",
+    );
+    let d: Vec<i128> = vec![-65536, 0, 65535];
+    assert_eq!(
+        count(&dir, "narrow.xml", &text),
+        brute(&[d.clone(), d.clone(), d.clone(), d], &|v| v.iter().sum::<i128>()
+            == 0)
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// B-findings: malformed forms are refused with their place; legal compact forms are read
+
+#[test]
+fn malformed_forms_are_refused_with_their_place() {
+    let dir = TempDir::new("b8");
+    let vars =
+        "<var id=\"x\"> 0..3 </var><var id=\"y\"> 0..3 </var><array id=\"m\" size=\"[2][2]\"> 0..1 </array>";
+    let cases = [
+        ("set", "<intension> eq(x,set(1,2)) </intension>"),
+        ("integer", "<intension> add(x,y) </intension>"),
+        (
+            "args",
+            "<group><intension> lt(%0,%1) </intension><args> x y m[0][0] </args></group>",
+        ),
+        ("noargs", "<group><intension> lt(%0,%1) </intension></group>"),
+        (
+            "percent",
+            "<group><intension> lt(%00,%1) </intension><args> x y </args></group>",
+        ),
+        (
+            "ragged",
+            "<allDifferent><matrix> (x,y)(m[0][0]) </matrix></allDifferent>",
+        ),
+        (
+            "window",
+            "<slide><list> x y </list><intension> lt(%0,%1,%2) </intension></slide>",
+        ),
+        (
+            "interval",
+            "<sum><list> x y </list><condition> (in,5..2) </condition></sum>",
+        ),
+    ];
+    for (name, c) in cases {
+        refused(&dir, &format!("{name}.xml"), &instance(vars, c));
+    }
+    for id in ["x[0]", "1x", "a b", "x\u{e9}"] {
+        let text = instance(&format!("<var id=\"{id}\"> 0..3 </var>"), "");
+        let err = refused(&dir, "id.xml", &text);
+        assert!(err.contains("identifier"), "{id}: {err}");
+    }
+    let path = dir.path("bytes.xml");
+    let mut bytes = instance("<var id=\"x\"> 0..3 </var>", "<intension> lt(x,2) </intension>").into_bytes();
+    let at = bytes.len() - 40;
+    bytes[at] = 0xff;
+    std::fs::write(&path, bytes).unwrap();
+    let out = run(&["count", &path], None);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("not UTF-8") && stderr(&out).contains("line 6"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn repetitions_in_integer_lists_are_read_negative_values_included() {
+    let dir = TempDir::new("vxk");
+    let text = instance(
+        "<array id=\"x\" size=\"[5]\"> -2..2 </array>",
+        "<sum><list> x[] </list><coeffs> -1x2 3 2x2 </coeffs><condition> (eq,1) </condition></sum>",
+    );
+    let d: Vec<i128> = (-2..=2).collect();
+    let five = [d.clone(), d.clone(), d.clone(), d.clone(), d];
+    let expected = brute(&five, &|v| -v[0] - v[1] + 3 * v[2] + 2 * v[3] + 2 * v[4] == 1);
+    assert_eq!(count(&dir, "vxk.xml", &text), expected);
+}
+
+#[test]
+fn concatenated_xz_streams_are_one_instance() {
+    let dir = TempDir::new("b9");
+    let text = instance("<var id=\"x\"> 0..3 </var>", "<intension> lt(x,3) </intension>");
+    let mut bytes = xz(text.as_bytes());
+    bytes.extend(xz(b""));
+    let path = dir.path("m.xml.xz");
+    std::fs::write(&path, bytes).unwrap();
+    let out = run(&["count", &path], None);
+    assert_eq!((code(&out), stdout(&out).trim()), (0, "3"), "{}", stderr(&out));
+}
+
+#[test]
+fn exit_codes_for_missing_files_limits_and_stdin() {
+    let dir = TempDir::new("b3");
+    let path = dir.file(
+        "x.xml",
+        &instance("<var id=\"x\"> 0..3 </var>", "<intension> lt(x,3) </intension>"),
+    );
+    // B3: a cap of 0 caps nothing.
+    assert_eq!(code(&run(&["count", &path, "--limit", "0"], None)), 2);
+    // B4: a missing file or a directory is an argument error, before anything runs.
+    assert_eq!(code(&run(&["count", "no-such-file.xml"], None)), 2);
+    assert_eq!(code(&run(&["count", &dir.0.display().to_string()], None)), 2);
+    // `-` reads standard input.
+    let text = instance("<var id=\"x\"> 0..3 </var>", "<intension> lt(x,2) </intension>");
+    let out = run(&["count", "-"], Some(&text));
+    assert_eq!((code(&out), stdout(&out).trim()), (0, "2"), "{}", stderr(&out));
+}
+
+#[test]
+fn dimacs_lines_with_extra_fields_are_errors() {
+    let dir = TempDir::new("b10");
+    for (name, text) in [
+        ("three.col", "p edge 3 1\ne 1 2 3\n"),
+        ("x.col", "p edge 3 1\ne 1 2\nx 1 2\n"),
+    ] {
+        let path = dir.file(name, text);
+        let out = run(&["count", &path, "--colors", "2"], None);
+        assert_eq!(code(&out), 1, "{name}");
+        assert!(stderr(&out).contains("line "), "{name}: {}", stderr(&out));
+    }
+}
