@@ -523,7 +523,7 @@ fn edge_domain() -> impl Strategy<Value = Vec<i32>> {
 }
 
 /// A constant at the edges of the 64-bit integers (or small).
-fn edge_constant() -> impl Strategy<Value = i64> {
+fn edge_constant() -> impl Strategy<Value = i64> + Clone {
     prop::sample::select(vec![
         i64::MIN,
         i64::MIN + 1,
