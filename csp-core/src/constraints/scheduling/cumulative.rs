@@ -11,11 +11,11 @@
 //! room the profile leaves too low for any task still to place. O(n^2) per run, O(n log n)
 //! for the profile.
 
-use super::task::{Task, disjunctive_pair};
+use super::task::{Bounds, Task, disjunctive_pair, with_bounds};
 use crate::constraints::exact_once_complete;
+use crate::constraints::forward_check_last;
 use crate::constraints::scope::Term;
 use crate::constraints::scratch::with_scratch;
-use crate::constraints::{forward_check_last, remove_range};
 use crate::propagation::{Conflict, Event, Priority, PropagationContext, Propagator};
 use crate::var::VarId;
 
@@ -52,13 +52,12 @@ impl Cumulative {
     }
 
     /// The time-tabling pass, and the energy check.
-    fn time_table(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+    fn time_table(&self, ctx: &mut PropagationContext<'_>, bounds: &[Bounds]) -> Result<(), Conflict> {
         with_scratch(|s| {
             // Events (time, delta) of the compulsory parts; at equal times ends go first.
             let events = &mut s.pairs;
             events.clear();
-            for t in &self.tasks {
-                let b = t.bounds(ctx)?;
+            for b in bounds {
                 if let Some((from, to)) = b.compulsory().filter(|_| b.height > 0) {
                     events.push((from, b.height));
                     events.push((to, -b.height));
@@ -87,9 +86,8 @@ impl Cumulative {
                 return Err(Conflict);
             }
             self.peak.restrict(ctx, highest, i64::MAX)?;
-            self.energy(ctx, segments, capacity)?;
-            for t in &self.tasks {
-                let b = t.bounds(ctx)?;
+            self.energy(ctx, bounds, segments, capacity)?;
+            for (t, b) in self.tasks.iter().zip(bounds) {
                 if b.len == 0 || b.height == 0 {
                     continue;
                 }
@@ -99,7 +97,7 @@ impl Cumulative {
                     let mine = own.is_some_and(|(a, z)| a <= from && to <= z);
                     let others = load - if mine { b.height } else { 0 };
                     if others + b.height > capacity {
-                        remove_range(ctx, t.origin.var, from - b.len + 1, to - 1)?;
+                        t.forbid_starts(ctx, b, from - b.len + 1, to - 1)?;
                     }
                 }
             }
@@ -110,17 +108,22 @@ impl Cumulative {
     /// The energy check (after ACE's): the tasks' smallest volume must fit in the
     /// capacity over the span from the earliest start to the latest end, less the room
     /// that the profile's `segments` leave too low for any task still to be placed.
-    fn energy(&self, ctx: &PropagationContext<'_>, segments: &[i64], capacity: i64) -> Result<(), Conflict> {
+    fn energy(
+        &self,
+        ctx: &PropagationContext<'_>,
+        bounds: &[Bounds],
+        segments: &[i64],
+        capacity: i64,
+    ) -> Result<(), Conflict> {
         let (mut first, mut last) = (i64::MAX, i64::MIN);
         let mut volume = 0i128;
         let mut smallest = i64::MAX;
-        for t in &self.tasks {
-            let b = t.bounds(ctx)?;
+        for (t, b) in self.tasks.iter().zip(bounds) {
             if b.len == 0 || b.height == 0 {
                 continue;
             }
             first = first.min(b.est);
-            last = last.max(b.lst + t.length.max(ctx)?);
+            last = last.max(b.lst + b.len_max);
             volume += i128::from(b.len) * i128::from(b.height);
             if ctx.size(t.origin.var) > 1 {
                 smallest = smallest.min(b.height);
@@ -164,16 +167,18 @@ impl Propagator for Cumulative {
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>, _event: Event) -> Result<(), Conflict> {
-        self.time_table(ctx)?;
-        let capacity = self.peak.max(ctx)?;
-        for (i, s) in self.tasks.iter().enumerate() {
-            let hs = s.height.min(ctx)?;
-            for t in &self.tasks[i + 1..] {
-                if hs + t.height.min(ctx)? > capacity {
-                    disjunctive_pair(ctx, s, t, true)?;
+        with_bounds(ctx, &self.tasks, |ctx, bounds| {
+            self.time_table(ctx, bounds)?;
+            let capacity = self.peak.max(ctx)?;
+            for (i, s) in self.tasks.iter().enumerate() {
+                for (j, t) in self.tasks.iter().enumerate().skip(i + 1) {
+                    if bounds[i].height + bounds[j].height > capacity {
+                        disjunctive_pair(ctx, (s, &bounds[i]), (t, &bounds[j]), true)?;
+                    }
                 }
             }
-        }
+            Ok(())
+        })?;
         forward_check_last(ctx, &self.scope, |values| self.check(values))
     }
 
