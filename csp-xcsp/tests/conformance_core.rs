@@ -82,7 +82,12 @@ fn cases() -> Vec<(String, Instance, Expected)> {
         let instance = Instance::from_path(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
         let expected = data().join("expected");
         let expected = match std::fs::read_to_string(expected.join(format!("{name}.sols"))) {
-            Ok(sols) => Expected::Solutions(sols.lines().filter(|l| !l.trim().is_empty()).map(str::to_string).collect()),
+            Ok(sols) => Expected::Solutions(
+                sols.lines()
+                    .filter(|l| !l.trim().is_empty())
+                    .map(str::to_string)
+                    .collect(),
+            ),
             Err(_) => {
                 let opt = std::fs::read_to_string(expected.join(format!("{name}.opt"))).unwrap();
                 Expected::Optimum(opt.trim().parse().unwrap())
@@ -130,7 +135,10 @@ fn conformance_core_by_search() {
                 Expected::Solutions(sols) => {
                     let mut found = BTreeSet::new();
                     for values in solver.solutions() {
-                        assert!(instance.check(&values).is_ok(), "{name} under {s}: a wrong solution");
+                        assert!(
+                            instance.check(&values).is_ok(),
+                            "{name} under {s}: a wrong solution"
+                        );
                         found.insert(line(&instance, &values));
                     }
                     assert_eq!(&found, sols, "{name} under {s}");

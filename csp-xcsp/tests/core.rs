@@ -48,14 +48,24 @@ fn answer(path: &Path, cop: bool, seconds: u64) -> Option<String> {
     let mut solver = Solver::new(&instance.model, config).unwrap();
     let check = |s: &[i32]| {
         if let Err(c) = instance.check(s) {
-            panic!("{}: a solution violates {:?} at {}", path.display(), c.constraint, c.position);
+            panic!(
+                "{}: a solution violates {:?} at {}",
+                path.display(),
+                c.constraint,
+                c.position
+            );
         }
     };
     if cop {
         let optimum = solver
             .optimize_with(|s, value| {
                 check(s);
-                assert_eq!(instance.objective_value(s), Some(i128::from(value)), "{}", path.display());
+                assert_eq!(
+                    instance.objective_value(s),
+                    Some(i128::from(value)),
+                    "{}",
+                    path.display()
+                );
                 true
             })
             .unwrap();
@@ -69,7 +79,13 @@ fn answer(path: &Path, cop: bool, seconds: u64) -> Option<String> {
         n += 1;
         true
     });
-    limit.is_none().then(|| if n == 0 { "unsat".to_string() } else { n.to_string() })
+    limit.is_none().then(|| {
+        if n == 0 {
+            "unsat".to_string()
+        } else {
+            n.to_string()
+        }
+    })
 }
 
 #[test]

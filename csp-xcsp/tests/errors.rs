@@ -75,14 +75,19 @@ fn unsupported_constraint_names_element_and_line() {
         "{HEAD}</constraints>\n<objectives> <minimize> x </minimize> <maximize> x </maximize> </objectives>\n</instance>"
     ));
     assert!(matches!(e, Error::Unsupported { .. }), "{e}");
-    assert!(e.to_string().contains("several objectives") && e.to_string().starts_with("line 8"), "{e}");
+    assert!(
+        e.to_string().contains("several objectives") && e.to_string().starts_with("line 8"),
+        "{e}"
+    );
     let e = err(&format!(
         "{HEAD}</constraints>\n<objectives> <minimize type=\"lex\"> a[] </minimize> </objectives>\n</instance>"
     ));
     assert!(matches!(e, Error::Unsupported { .. }), "{e}");
     let e = err("<instance format=\"XCSP3\" type=\"WCSP\">\n</instance>");
     assert!(e.to_string().contains("WCSP"), "{e}");
-    let e = err("<instance format=\"XCSP3\" type=\"CSP\">\n<variables> <var id=\"s\" type=\"symbolic\"> a b </var> </variables>\n</instance>");
+    let e = err(
+        "<instance format=\"XCSP3\" type=\"CSP\">\n<variables> <var id=\"s\" type=\"symbolic\"> a b </var> </variables>\n</instance>",
+    );
     assert!(matches!(e, Error::Unsupported { .. }), "{e}");
     let e = err(&format!(
         "{HEAD}<intension> ne(x,foo(a[0])) </intension>\n</constraints></instance>"

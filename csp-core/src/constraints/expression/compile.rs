@@ -88,7 +88,10 @@ pub(crate) fn linear_shape(expr: &Expr) -> Option<(Vec<(i64, VarId)>, LinearKind
             None => merged.push((i128::from(c), v)),
         }
     }
-    merged.iter().all(|&(c, _)| i64::try_from(c).is_ok()).then_some((terms, kind))
+    merged
+        .iter()
+        .all(|&(c, _)| i64::try_from(c).is_ok())
+        .then_some((terms, kind))
 }
 
 /// [`linear_shape`] before the merged coefficients are checked.
