@@ -158,6 +158,67 @@ fn values_beyond_128_bits_are_refused_where_they_are_written() {
     refused(&dir, "mul5.xml", &text);
 }
 
+/// Cases the differential test (`tests/xcsp_differential_cli.rs`) found, minimised: a
+/// coefficient that leaves 64 bits once a variable's terms are merged, or once the
+/// condition's variable is moved to the left side, and an element whose first index is at
+/// the edge of 64 bits.
+#[test]
+fn coefficients_and_start_indices_at_the_edges_of_64_bits() {
+    let dir = TempDir::new("edges");
+    let max = i128::from(i64::MAX);
+    let min = i128::from(i64::MIN);
+    let bit: Vec<i128> = vec![0, 1];
+    let three = [bit.clone(), bit.clone(), bit.clone()];
+    let vars = "<var id=\"x\"> 0..1 </var><var id=\"y\"> 0..1 </var><var id=\"z\"> 0..1 </var>";
+    // x + (2^63 - 1) x merges into a coefficient of 2^63: the general path, not an error.
+    let text = instance(
+        vars,
+        "<intension> ge(add(x,mul(9223372036854775807,x),y,z),0) </intension>",
+    );
+    assert_eq!(
+        count(&dir, "merged.xml", &text),
+        brute(&three, &|v| v[0] + max * v[0] + v[1] + v[2] >= 0)
+    );
+    let text = instance(
+        vars,
+        "<sum><list> x x y </list><coeffs> 1 9223372036854775807 1 </coeffs><condition> (ge,z) </condition></sum>",
+    );
+    assert_eq!(
+        count(&dir, "merged_sum.xml", &text),
+        brute(&three, &|v| v[0] + max * v[0] + v[1] >= v[2])
+    );
+    // x - 2^63 y + z <= y: y's coefficient becomes -2^63 - 1 (it wrapped to 2^63 - 1 in
+    // release builds, a count of 1).
+    let text = instance(
+        vars,
+        "<sum><list> x y z </list><coeffs> 1 -9223372036854775808 1 </coeffs><condition> (le,y) </condition></sum>",
+    );
+    assert_eq!(
+        count(&dir, "operand.xml", &text),
+        brute(&three, &|v| v[0] + min * v[1] + v[2] <= v[1])
+    );
+    // index - start past 64 bits: no index value selects an item (it panicked on overflow).
+    for start in [
+        "-9223372036854775808",
+        "-9223372036854775807",
+        "9223372036854775807",
+    ] {
+        let text = instance(
+            "<var id=\"i\"> -2..1 </var><var id=\"x\"> 0..1 </var>",
+            &format!(
+                "<element><list startIndex=\"{start}\"> x 0 </list><index> i </index><value> 0 </value></element>"
+            ),
+        );
+        let start: i128 = start.parse().unwrap();
+        let expected = brute(&[(-2..=1).collect(), bit.clone()], &|v| match v[0] - start {
+            0 => v[1] == 0,
+            1 => true,
+            _ => false,
+        });
+        assert_eq!(count(&dir, "element.xml", &text), expected, "start {start}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // B2: `imp`, `and`, `or` are decided by a defined operand
 
