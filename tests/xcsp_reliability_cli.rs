@@ -219,6 +219,61 @@ fn coefficients_and_start_indices_at_the_edges_of_64_bits() {
     }
 }
 
+/// Found by the differential test: a sum of functions of one variable each, one of whose
+/// functions takes values too far apart for a domain, was refused ("a domain may span at
+/// most 67108864 values") instead of taking the general path.
+#[test]
+fn a_function_with_values_far_apart_is_summed_all_the_same() {
+    let dir = TempDir::new("far");
+    let bit: Vec<i128> = vec![0, 1];
+    let three = [bit.clone(), bit.clone(), bit];
+    let vars = "<var id=\"x\"> 0..1 </var><var id=\"y\"> 0..1 </var><var id=\"z\"> 0..1 </var>";
+    let text = instance(vars, "<intension> eq(add(if(x,2147483647,0),y,z),2) </intension>");
+    let f = |x: i128| if x != 0 { 2_147_483_647 } else { 0 };
+    assert_eq!(
+        count(&dir, "if.xml", &text),
+        brute(&three, &|v| f(v[0]) + v[1] + v[2] == 2)
+    );
+    let text = instance(
+        vars,
+        "<intension> ge(add(if(x,-2147483648,2),y,z),2) </intension>",
+    );
+    let f = |x: i128| if x != 0 { -2_147_483_648 } else { 2 };
+    assert_eq!(
+        count(&dir, "if2.xml", &text),
+        brute(&three, &|v| f(v[0]) + v[1] + v[2] >= 2)
+    );
+}
+
+/// Found by the differential test: every subexpression's bounds fitted 64 bits, so the
+/// expression was evaluated in i64, but a partial sum (or product) of an n-ary `add` (`mul`)
+/// did not, and the tuples that passed through it were lost.
+#[test]
+fn partial_sums_and_products_past_64_bits_lose_no_tuple() {
+    let dir = TempDir::new("partial");
+    let max = i128::from(i64::MAX);
+    let bit: Vec<i128> = vec![0, 1];
+    let low: Vec<i128> = vec![-11, -10];
+    let text = instance(
+        "<var id=\"x\"> 0..1 </var><var id=\"y\"> -11..-10 </var><var id=\"z\"> -11..-10 </var>",
+        "<intension> gt(add(if(x,-9223372036854775807,0),y,neg(z)),-9223372036854775807) </intension>",
+    );
+    assert_eq!(
+        count(&dir, "add.xml", &text),
+        brute(&[bit.clone(), low.clone(), low], &|v| {
+            (if v[0] != 0 { -max } else { 0 }) + v[1] - v[2] > -max
+        })
+    );
+    let text = instance(
+        "<var id=\"x\"> 0..1 </var><var id=\"y\"> 0 </var><var id=\"z\"> 0..1 </var>",
+        "<intension> eq(mul(9223372036854775807,2,y),mul(x,z)) </intension>",
+    );
+    assert_eq!(
+        count(&dir, "mul.xml", &text),
+        brute(&[bit.clone(), vec![0], bit], &|v| max * 2 * v[1] == v[0] * v[2])
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // B2: `imp`, `and`, `or` are decided by a defined operand
 
