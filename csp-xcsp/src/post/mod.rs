@@ -251,10 +251,14 @@ impl<'m, 'l> Poster<'m, 'l> {
         if image.is_empty() || image.len() > AUX_MAX_VALUES {
             return Ok(None);
         }
+        // A few values spread too far apart for a domain (`if(x,2147483647,0)`): no
+        // auxiliary variable, the general path instead.
+        let Ok(domain) = Domain::from_values(image) else {
+            return Ok(None);
+        };
         for a in undefined {
             self.model.exclude(x, a).map_err(|e| self.err(e))?;
         }
-        let domain = Domain::from_values(image).map_err(|e| self.err(e))?;
         let v = self.new_aux(domain);
         self.binary(x, v, Binary::Pairs(pairs, true));
         self.aux.insert(f.clone(), v);
