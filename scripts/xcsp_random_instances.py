@@ -812,7 +812,7 @@ def gen_edge(seed):
     I = Inst()
     I.mode = 'edge'
     I.ace_ok = False  # ACE refuses integers past 2^31
-    n = r.randint(3, 5)
+    n = r.randint(3, 6)
     same = r.random() < 0.3
     d0 = gen_edge_domain(r)
     if same:
@@ -936,8 +936,10 @@ def gen_edge(seed):
         return '<intension> %s </intension>' % e.txt, [(tuple(sorted({x, y})), safe(e.fn), e.txt)]
 
     def c_sum():
-        m = r.randint(1, 4)
-        vs = [r.choice(names) for _ in range(m)]
+        m = r.randint(1, 6)
+        # four distinct variables or more: the linear propagator rather than a table
+        vs = r.sample(names, min(m, len(names))) if r.random() < 0.6 else [r.choice(names) for _ in range(m)]
+        m = len(vs)
         if r.random() < 0.3 and m >= 2:  # coefficients that cancel: big partial sums, small total
             c = fit64(const())
             cc = [c, -c] + [fit64(const()) for _ in range(m - 2)]
@@ -1085,8 +1087,73 @@ def gen_edge(seed):
         return ('<instantiation><list> %s </list><values> %d </values></instantiation>' % (v, a),
                 [((v,), lambda s, v=v, a=a: s[v] == a, 'inst')])
 
-    kinds = [c_intension, c_binary, c_sum, c_element, c_table, c_alldiff, c_group, c_inst]
-    weights = [6, 3, 4, 2, 2, 2, 1, 1]
+    def compare(lhs):
+        """`cmp(lhs, K)` or `in(lhs, set(...))` with K near the values lhs takes."""
+        if r.random() < 0.25:
+            vals = []
+            for _ in range(r.randint(1, 3)):
+                p = pivot(lhs)
+                if p.t[0] == 'c':
+                    vals.append(p.t[1])
+            if vals:
+                return set_test(r.choice(['in', 'notin']), lhs, sorted(set(vals)))
+        return call(r.choice(['lt', 'le', 'gt', 'ge', 'eq', 'ne']), [lhs, pivot(lhs)])
+
+    def c_linear():
+        # a linear intension over three to six distinct variables, 64-bit coefficients
+        vs = r.sample(names, r.randint(min(3, len(names)), len(names)))
+        parts = []
+        for v in vs:
+            k = r.randrange(4)
+            if k == 0:
+                parts.append(leaf_var(v))
+            elif k == 1:
+                parts.append(call('neg', [leaf_var(v)]))
+            else:
+                c = [leaf_const(fit64(const())), leaf_var(v)]
+                r.shuffle(c)
+                parts.append(call('mul', c))
+        if r.random() < 0.3:
+            parts.append(leaf_const(fit64(const())))
+        e = compare(call('add', parts))
+        return '<intension> %s </intension>' % e.txt, [(tuple(sorted(set(vs))), safe(e.fn), e.txt)]
+
+    def c_separable():
+        # a comparison of a sum of functions of one variable each
+        vs = r.sample(names, r.randint(min(3, len(names)), len(names)))
+        parts = []
+        for v in vs:
+            x = leaf_var(v)
+            a = r.choice(I.dom[v])
+            k = r.randrange(10)
+            if k == 0:
+                parts.append(call('sqr', [x]))
+            elif k == 1:
+                parts.append(call('abs', [x]))
+            elif k == 2:
+                parts.append(call('mul', [leaf_const(fit64(const())), x]))
+            elif k == 3:
+                parts.append(call(r.choice(['ge', 'le', 'eq', 'ne']), [x, leaf_const(a)]))
+            elif k == 4:
+                parts.append(call('pow', [x, leaf_const(r.choice([2, 3]))]))
+            elif k == 5:
+                parts.append(call('dist', [x, leaf_const(fit64(const()))]))
+            elif k == 6:
+                parts.append(call('mul', [x, x]))
+            elif k == 7:
+                parts.append(call('if', [call('ge', [x, leaf_const(a)]), leaf_const(fit64(const())), leaf_const(fit64(const()))]))
+            elif k == 8:
+                parts.append(call(r.choice(['div', 'mod']), [x, leaf_const(r.choice([a, 3, -2, 2**32, I64_MIN]))]))
+            else:
+                parts.append(x)
+        while True:
+            e = compare(call('add', parts))
+            if fits(I, e):
+                break
+        return '<intension> %s </intension>' % e.txt, [(tuple(sorted(set(vs))), safe(e.fn), e.txt)]
+
+    kinds = [c_intension, c_binary, c_sum, c_element, c_table, c_alldiff, c_group, c_inst, c_linear, c_separable]
+    weights = [6, 3, 4, 2, 2, 2, 1, 1, 3, 3]
     for _ in range(r.choice([1, 1, 2, 2, 3])):
         xml, sem = r.choices(kinds, weights)[0]()
         I.cons.append(xml)
