@@ -796,6 +796,22 @@ def gen_edge_domain(r):
     return sorted(r.sample(vals, r.randint(1, min(4, len(vals)))))
 
 
+def gen_big_edge_domain(r):
+    """65 to 200 values (more than one 64-bit word, more than 128 distinct table values)
+    against an edge of 32 bits, some missing."""
+    k = r.randint(65, 200)
+    lo = r.choice([I32_MAX - k + 1, I32_MIN, -I32_MAX, 2**30 - k // 2, -k // 2])
+    vals = list(range(lo, lo + k))
+    return sorted(r.sample(vals, k - r.randint(0, k // 5)))
+
+
+def wrap(v, bits):
+    """v as a two's-complement integer of `bits` bits would wrap it: constants that a
+    computation wrapping at 32 or 64 bits would wrongly match."""
+    m = 1 << bits
+    return (v + m // 2) % m - m // 2
+
+
 def split_const(p):
     """An expression of the integer p: a constant when p fits 64 bits, else
     add(mul(q, 2^62), r) (|p| < 2^125)."""
@@ -814,14 +830,17 @@ def gen_edge(seed):
     I.ace_ok = False  # ACE refuses integers past 2^31
     n = r.randint(3, 6)
     same = r.random() < 0.3
+    big = r.random() < 0.15  # one domain of 65 to 200 values (then at most 4 variables)
     d0 = gen_edge_domain(r)
     if same:
         I.decl.append('<array id="x" size="[%d]"> %s </array>' % (n, dom_txt(d0, r)))
         for i in range(n):
             I.vars.append(('x[%d]' % i, list(d0)))
     else:
+        if big:
+            n = min(n, 4)
         for i in range(n):
-            d = gen_edge_domain(r)
+            d = gen_big_edge_domain(r) if big and i == 0 else gen_edge_domain(r)
             I.decl.append('<var id="v%d"> %s </var>' % (i, dom_txt(d, r)))
             I.vars.append(('v%d' % i, d))
     I.dom = dict(I.vars)
@@ -878,6 +897,8 @@ def gen_edge(seed):
                 p = e.fn(sample())
             except (Undef, TooBig):
                 continue
+            if abs(p) > I64_MAX and r.random() < 0.3:
+                return leaf_const(wrap(p, 64))  # what a wrapping 64-bit sum would match
             p += r.choice([-1, 0, 0, 1])
             if abs(p) < 2**124:
                 return split_const(p)
@@ -916,7 +937,7 @@ def gen_edge(seed):
         # x - y past 32 bits, views with 64-bit offsets: csp's binary relations
         x, y = r.sample(names, 2)
         diff = r.choice(I.dom[x]) - r.choice(I.dom[y]) + r.choice([-1, 0, 0, 1])
-        c = diff if r.random() < 0.7 else fit64(const())
+        c = r.choice([diff, diff, wrap(diff, 32), fit64(const())])
         k = r.randrange(7)
         if k == 0:
             e = call('eq', [leaf_var(x), call('add', [leaf_var(y), leaf_const(c)])])
@@ -946,8 +967,15 @@ def gen_edge(seed):
             cc = [fit64(v) for v in cc]
         else:
             cc = [fit64(const()) for _ in range(m)]
-        total = lambda s: sum(c * s[v] for c, v in zip(cc, vs))
+        # variables as coefficients: sums of products of two 32-bit values
+        cvars = [r.choice(names) for _ in range(m)] if r.random() < 0.15 else None
+
+        def total(s):
+            if cvars:
+                return sum(s[c] * s[v] for c, v in zip(cvars, vs))
+            return sum(c * s[v] for c, v in zip(cc, vs))
         near = [p + r.choice([-1, 0, 1]) for p in (total(sample()) for _ in range(4))]
+        near = [wrap(p, 64) if r.random() < 0.3 else p for p in near]
         near = [p for p in near if I64_MIN <= p <= I64_MAX]
         op = r.choice(['lt', 'le', 'gt', 'ge', 'eq', 'ne', 'eq', 'in', 'notin'])
         extra = []
@@ -973,7 +1001,9 @@ def gen_edge(seed):
             txt = '(%s,%d)' % (op, k)
             cf = (lambda s, v, k=k, g=CMP[op]: g(v, k))
         xml = '<sum><list> %s </list><coeffs> %s </coeffs><condition> %s </condition></sum>' % (
-            ' '.join(vs), ' '.join(map(str, cc)), txt)
+            ' '.join(vs), ' '.join(cvars or map(str, cc)), txt)
+        if cvars:
+            return xml, [(tuple(sorted(set(vs) | set(cvars) | set(extra))), lambda s, cf=cf: cf(s, total(s)), 'sum')]
         return xml, [sum_sem(vs, cc, cf, extra)]
 
     def c_element():
@@ -1011,7 +1041,8 @@ def gen_edge(seed):
         supports = r.random() < 0.6
         star = ar > 1 and r.random() < 0.3
         tuples = set()
-        for _ in range(r.randint(0, 6)):
+        many = any(len(I.dom[v]) > 64 for v in vs)  # then past 128 distinct values in a column
+        for _ in range(r.randint(0, 200 if many else 6)):
             tuples.add(tuple('*' if (star and r.random() < 0.25) else r.choice(pool[i]) for i in range(ar)))
         tuples = sorted(tuples, key=lambda t: tuple(-2**40 if c == '*' else c for c in t))
         if ar == 1:
@@ -1021,9 +1052,13 @@ def gen_edge(seed):
         tag = 'supports' if supports else 'conflicts'
         xml = '<extension><list> %s </list><%s> %s </%s></extension>' % (' '.join(vs), tag, body, tag)
 
-        def p(s, vs=vs, tset=tuples, supports=supports):
+        exact = frozenset(t for t in tuples if '*' not in t)
+        starred = [t for t in tuples if '*' in t]
+
+        def p(s, vs=vs, exact=exact, starred=starred, supports=supports):
             a = tuple(s[v] for v in vs)
-            return any(all(c == '*' or c == a[i] for i, c in enumerate(t)) for t in tset) == supports
+            m = a in exact or any(all(c == '*' or c == a[i] for i, c in enumerate(t)) for t in starred)
+            return m == supports
         return xml, [(tuple(sorted(vs)), p, 'ext')]
 
     def c_alldiff():
