@@ -397,6 +397,22 @@ pub enum ConfigError {
         /// The limit.
         max: u64,
     },
+    /// [`crate::Solver::optimize`] on a model without an objective.
+    #[error("the model has no objective to optimise (see Model::minimize and Model::maximize)")]
+    NoObjective,
+    /// An objective on a variable the model does not have.
+    #[error("the objective variable {index} does not exist (the model has {count} variables)")]
+    UnknownObjectiveVariable {
+        /// The index that was passed.
+        index: usize,
+        /// How many variables the model has.
+        count: usize,
+    },
+    /// Optimisation asked of a solver whose search began without that objective (with
+    /// `solve`, `count`, `solutions`, or another objective): the solutions it went past
+    /// would be missing from the optimum. Optimise with a fresh solver.
+    #[error("optimisation needs a fresh solver: this one has searched without this objective")]
+    SearchStarted,
 }
 
 #[cfg(test)]

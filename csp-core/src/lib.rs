@@ -22,6 +22,9 @@
 //!   left to a value ([`Branching`]).
 //! - Random CSPs of the standard models for phase-transition experiments ([`random`]:
 //!   model B and model RB, forced-satisfiable or not), reproducible from a seed.
+//! - [`Solver::optimize`] minimises or maximises a variable ([`Model::minimize`],
+//!   [`Model::maximize`]) by branch and bound, with any strategy, and returns an
+//!   [`Optimum`]: the best solution, its value, and whether it is proved optimal.
 //! - Local search over complete assignments: [`min_conflicts`] (any [`ConflictModel`],
 //!   or any [`Model`] through [`ModelConflicts`]) and simulated annealing ([`anneal`]).
 //!
@@ -75,17 +78,19 @@ pub use config::{
 };
 pub use constraints::expression::{Bounds, Expr, ExprOp, Interval, RangeError};
 pub use constraints::table::Tuples;
-pub use constraints::{AllDifferent, Cmp, PermutationOverlap, PermutationOverlaps, Strength, TableCell};
+pub use constraints::{
+    AllDifferent, Automaton, Cmp, Mdd, Order, PermutationOverlap, PermutationOverlaps, Strength, TableCell,
+};
 pub use domain::Domain;
 pub use error::{ModelError, ParseNameError};
 pub use local::{Annealing, AnnealingModel, AnnealingRun, AnnealingStats, anneal};
 pub use local::{
     ConflictModel, LocalOutcome, LocalRun, LocalStats, MinConflicts, ModelConflicts, min_conflicts,
 };
-pub use model::{BinaryConstraint, Model};
+pub use model::{BinaryConstraint, Model, Objective};
 pub use propagation::{Ac3Report, Conflict, Event, Priority, PropagationContext, Propagator, Wake, ac3};
 pub use relation::{PairPredicate, Relation};
-pub use search::{Solutions, Solver};
+pub use search::{Optimum, Solutions, Solver};
 pub use stats::{Count, LimitKind, Outcome, Stats};
 pub use store::{DomainBits, Values};
-pub use var::VarId;
+pub use var::{IntOrVar, VarId};

@@ -18,9 +18,13 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// - `pruned`: values removed from domains by inference (not by assignments).
 /// - `revisions`: calls of the arc revision of AC-3 (forward checking revises too).
 /// - `propagations`: runs of n-ary propagators.
+/// - `objective`, `nodes_to_best`, `nodes_to_proof`: set by optimisation
+///   ([`crate::Solver::optimize`]) only: the best objective value found, `nodes` when it
+///   was found, and `nodes` when the search proved it optimal (or proved that there is no
+///   solution).
 ///
-/// Serialised as flat `name: value` fields; read back with missing fields as 0, so that
-/// records written before a field was added still read.
+/// Serialised as flat `name: value` fields; read back with missing fields as 0 (`None`
+/// for the optional ones), so that records written before a field was added still read.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Stats {
@@ -49,6 +53,14 @@ pub struct Stats {
     /// Decisions that branched on the two places of a value (see
     /// [`crate::Branching::Places`]) instead of on a variable's values.
     pub place_decisions: u64,
+    /// The best objective value found by optimisation (`None`: no solution yet, or no
+    /// optimisation).
+    pub objective: Option<i64>,
+    /// `nodes` when the best solution was found (0 before any).
+    pub nodes_to_best: u64,
+    /// `nodes` when optimisation proved the best solution optimal, or that there is none
+    /// (`None`: not proved).
+    pub nodes_to_proof: Option<u64>,
     /// Wall-clock time, serialised as `elapsed_ms` (milliseconds, fractional).
     #[serde(
         rename = "elapsed_ms",
@@ -70,7 +82,9 @@ fn from_millis<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
 }
 
 impl Stats {
-    /// Adds another run's figures to these (for totals over many puzzles).
+    /// Adds another run's figures to these (for totals over many puzzles). The objective
+    /// is not a count: the other run's, if it has one, replaces this one. `nodes_to_best`
+    /// adds up, and so does `nodes_to_proof` over the runs that have one.
     pub fn accumulate(&mut self, other: &Stats) {
         self.nodes += other.nodes;
         self.backtracks += other.backtracks;
@@ -84,13 +98,22 @@ impl Stats {
         self.nogoods += other.nogoods;
         self.probes += other.probes;
         self.place_decisions += other.place_decisions;
+        self.objective = other.objective.or(self.objective);
+        self.nodes_to_best += other.nodes_to_best;
+        self.nodes_to_proof = match (self.nodes_to_proof, other.nodes_to_proof) {
+            (Some(a), Some(b)) => Some(a + b),
+            (a, b) => a.or(b),
+        };
         self.elapsed += other.elapsed;
     }
 }
 
 impl fmt::Display for Stats {
-    /// `name=value` lines, one per figure.
+    /// `name=value` lines, one per figure; a figure without a value (no objective, no
+    /// proof) is written `none`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let objective = OrNone(self.objective);
+        let nodes_to_proof = OrNone(self.nodes_to_proof);
         write_name_values(
             f,
             &[
@@ -106,9 +129,24 @@ impl fmt::Display for Stats {
                 ("nogoods", &self.nogoods),
                 ("probes", &self.probes),
                 ("place_decisions", &self.place_decisions),
+                ("objective", &objective),
+                ("nodes_to_best", &self.nodes_to_best),
+                ("nodes_to_proof", &nodes_to_proof),
             ],
             self.elapsed,
         )
+    }
+}
+
+/// An optional figure as the `name=value` writer shows it: the value, or `none`.
+struct OrNone<T>(Option<T>);
+
+impl<T: fmt::Display> fmt::Display for OrNone<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Some(value) => value.fmt(f),
+            None => f.write_str("none"),
+        }
     }
 }
 

@@ -21,3 +21,25 @@ impl fmt::Display for VarId {
         write!(f, "x{}", self.0)
     }
 }
+
+/// An argument that is either a constant or a variable, as the lengths, heights and
+/// limits of the scheduling and packing constraints may be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntOrVar {
+    /// A constant.
+    Int(i64),
+    /// A variable of the model.
+    Var(VarId),
+}
+
+impl From<VarId> for IntOrVar {
+    fn from(var: VarId) -> Self {
+        IntOrVar::Var(var)
+    }
+}
+
+impl From<i64> for IntOrVar {
+    fn from(value: i64) -> Self {
+        IntOrVar::Int(value)
+    }
+}

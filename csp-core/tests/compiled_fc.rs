@@ -12,31 +12,15 @@ use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use csp_core::{
-    Conflict, Domain, Event, LimitKind, Limits, Model, Outcome, PropagationContext, Propagator, Relation,
-    Restarts, SearchConfig, Solver, Stats, VarId,
+    Domain, LimitKind, Limits, Model, Optimum, Outcome, Relation, Restarts, SearchConfig, Solver, Stats,
+    VarId,
 };
 use proptest::prelude::*;
 
-/// A propagator that allows everything and prunes nothing.
-struct Inert(Vec<VarId>);
+#[path = "common/inert.rs"]
+mod inert;
 
-impl Propagator for Inert {
-    fn variables(&self) -> &[VarId] {
-        &self.0
-    }
-
-    fn check(&self, _values: &[i32]) -> bool {
-        true
-    }
-
-    fn propagate(&self, _ctx: &mut PropagationContext<'_>, _event: Event) -> Result<(), Conflict> {
-        Ok(())
-    }
-
-    fn prunes_exactly(&self) -> bool {
-        true
-    }
-}
+use inert::Inert;
 
 /// A random model of the compiled kind: variables over `0..=top`, some values excluded,
 /// some givens, and exclusion constraints.
@@ -221,6 +205,69 @@ proptest! {
         for strategy in ["static/asc/fc", "mrv/asc/fc"] {
             same_solutions(&compiled, &general, strategy, Some(node_limit), 5)?;
             same_limited_count(&compiled, &general, strategy, node_limit)?;
+        }
+    }
+}
+
+/// Optimises `model` with `objective` minimised (or maximised) under the node limit: the
+/// improvements as they came, the optimum and the statistics.
+fn optimise(
+    model: &Model,
+    objective: VarId,
+    maximise: bool,
+    strategy: &str,
+    node_limit: Option<u64>,
+) -> (Vec<(Vec<i32>, i64)>, Optimum, Stats) {
+    let mut model = model.clone();
+    if maximise {
+        model.maximize(objective).unwrap();
+    } else {
+        model.minimize(objective).unwrap();
+    }
+    let mut solver = solver(&model, strategy, node_limit);
+    let mut improvements = Vec::new();
+    let optimum = solver
+        .optimize_with(|solution, value| {
+            improvements.push((solution.to_vec(), value));
+            true
+        })
+        .unwrap();
+    (improvements, optimum, solver.stats().clone())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Optimising, the compiled loop keeps the bound's rules: the same improvements,
+    /// optimum and statistics as the general loop, and the optimum of the enumeration.
+    #[test]
+    fn optimising_compiled_forward_checking_is_the_general_loop(
+        spec in spec(),
+        objective in any::<prop::sample::Index>(),
+        maximise in any::<bool>(),
+        node_limit in 1u64..40,
+    ) {
+        let compiled = spec.model(false);
+        let general = spec.model(true);
+        let objective = compiled.var(objective.index(spec.n)).unwrap();
+        let mut enumeration = solver(&compiled, "mrv/asc/fc", None);
+        let values = enumeration.solutions().map(|s| i64::from(s[objective.index()]));
+        let best = if maximise { values.max() } else { values.min() };
+        for strategy in ["static/asc/fc", "mrv/asc/fc"] {
+            for limit in [None, Some(node_limit)] {
+                let fast = optimise(&compiled, objective, maximise, strategy, limit);
+                let slow = optimise(&general, objective, maximise, strategy, limit);
+                prop_assert_eq!(&fast.0, &slow.0, "{} {:?}: improvements", strategy, limit);
+                prop_assert_eq!(&fast.1, &slow.1, "{} {:?}: optimum", strategy, limit);
+                prop_assert_eq!(comparable(&fast.2), comparable(&slow.2), "{} {:?}", strategy, limit);
+                for (solution, _) in &fast.0 {
+                    prop_assert!(compiled.is_solution(solution), "{}: {:?}", strategy, solution);
+                }
+                if limit.is_none() {
+                    prop_assert!(fast.1.proved, "{}", strategy);
+                    prop_assert_eq!(fast.1.objective, best, "{}: the optimum", strategy);
+                }
+            }
         }
     }
 }

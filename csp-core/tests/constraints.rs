@@ -5,10 +5,15 @@
 //! expression language, input validation, and node counts on queens posted as intensions.
 
 use csp_core::{
-    Cmp, Domain, Expr, ExprOp, Model, ModelError, Outcome, Restarts, SearchConfig, Solver,
-    Strategy as SearchStrategy, TableCell, Tuples, VarId,
+    Cmp, Expr, ExprOp, Model, ModelError, Outcome, SearchConfig, Solver, Strategy as SearchStrategy,
+    TableCell, Tuples, VarId,
 };
 use proptest::prelude::*;
+
+#[path = "support/all_strategies.rs"]
+mod all_strategies;
+
+use all_strategies::{Oracle, check_all_strategies, solver};
 
 // ----- constraints as data, with an evaluation of their own -----
 
@@ -134,7 +139,7 @@ fn ev(e: &Ex, s: &[i32]) -> Option<i128> {
     }
 }
 
-impl Con {
+impl Oracle for Con {
     fn holds(&self, s: &[i32]) -> bool {
         match self {
             Con::Table {
@@ -237,58 +242,7 @@ fn to_expr(e: &Ex, v: &[VarId]) -> Expr {
 
 // ----- random models -----
 
-#[derive(Clone, Debug)]
-struct Spec {
-    domains: Vec<Vec<i32>>,
-    givens: Vec<Option<i32>>,
-    cons: Vec<Con>,
-}
-
-impl Spec {
-    fn model(&self) -> Model {
-        let mut m = Model::new();
-        let v: Vec<VarId> = self
-            .domains
-            .iter()
-            .map(|d| m.add_var(Domain::from_values(d.iter().copied()).unwrap()))
-            .collect();
-        for (&x, g) in v.iter().zip(&self.givens) {
-            if let Some(g) = *g {
-                m.fix(x, g).unwrap();
-            }
-        }
-        for c in &self.cons {
-            c.post(&mut m, &v).expect("a valid constraint");
-        }
-        m
-    }
-
-    fn brute_force(&self) -> Vec<Vec<i32>> {
-        let n = self.domains.len();
-        let mut out = Vec::new();
-        let mut at = vec![0usize; n];
-        loop {
-            let s: Vec<i32> = (0..n).map(|i| self.domains[i][at[i]]).collect();
-            let givens_ok = s.iter().zip(&self.givens).all(|(a, g)| g.is_none_or(|g| g == *a));
-            if givens_ok && self.cons.iter().all(|c| c.holds(&s)) {
-                out.push(s);
-            }
-            let mut i = n;
-            loop {
-                if i == 0 {
-                    out.sort();
-                    return out;
-                }
-                i -= 1;
-                at[i] += 1;
-                if at[i] < self.domains[i].len() {
-                    break;
-                }
-                at[i] = 0;
-            }
-        }
-    }
-}
+type Spec = all_strategies::Spec<Con>;
 
 fn domain() -> impl Strategy<Value = Vec<i32>> {
     prop::collection::btree_set(-3i32..=4, 1..=4).prop_map(|s| s.into_iter().collect())
@@ -459,77 +413,12 @@ fn spec_over(
                         }
                     }
                 }
-                let givens = givens
-                    .iter()
-                    .zip(&domains)
-                    .map(|(g, d)| g.map(|i| d[i.index(d.len())]))
-                    .collect();
-                Spec {
-                    domains,
-                    givens,
-                    cons,
-                }
+                Spec::new(domains, givens, cons)
             })
     })
 }
 
 // ----- checks -----
-
-fn solver(model: &Model, config: SearchConfig) -> Solver<'_> {
-    Solver::new(model, config).unwrap()
-}
-
-/// Every strategy (the 18 textbook ones, the weighted orders, restarts) enumerates,
-/// counts and solves exactly `expected`.
-fn check_all_strategies(model: &Model, expected: &[Vec<i32>]) -> Result<(), TestCaseError> {
-    let weighted = [
-        "dom-wdeg/asc/mac",
-        "dom-wdeg-fixed/asc/fc",
-        "dom-wdeg-fixed/lcv/mac",
-    ]
-    .map(|name| name.parse::<SearchStrategy>().expect("a strategy"));
-    let mut configs: Vec<SearchConfig> = SearchStrategy::textbook()
-        .into_iter()
-        .chain(weighted)
-        .map(SearchConfig::with_strategy)
-        .collect();
-    for name in ["dom-wdeg/asc/mac", "mrv/asc/fc", "static/asc/none"] {
-        configs.push(SearchConfig {
-            restarts: Some(Restarts::Luby { scale: 1 }),
-            ..SearchConfig::with_strategy(name.parse().unwrap())
-        });
-    }
-    for config in configs {
-        let what = format!("{} restarts {:?}", config.strategy, config.restarts);
-        let mut s = solver(model, config.clone());
-        let mut found: Vec<Vec<i32>> = s.solutions().collect();
-        for sol in &found {
-            prop_assert!(
-                model.is_solution(sol),
-                "{what}: {sol:?}: {:?}",
-                model.violation(sol)
-            );
-        }
-        let first = found.first().cloned();
-        found.sort();
-        prop_assert_eq!(&found, &expected.to_vec(), "{}: solution set", what);
-        let count = solver(model, config.clone()).count();
-        prop_assert_eq!(count.solutions, expected.len() as u64, "{}: count", what);
-        prop_assert!(count.complete);
-        match solver(model, config.clone()).solve() {
-            Outcome::Solved(sol) => {
-                prop_assert!(model.is_solution(&sol));
-                if config.restarts.is_none() {
-                    prop_assert_eq!(Some(sol), first, "{}: first solution", what);
-                }
-            }
-            Outcome::Unsatisfiable => prop_assert!(expected.is_empty(), "{}: unsatisfiable", what),
-            Outcome::Limit(kind) => prop_assert!(false, "{what}: limit {kind}"),
-        }
-    }
-    // The model's own check agrees with the oracle on every assignment.
-    Ok(())
-}
 
 fn check_spec(spec: &Spec) -> Result<(), TestCaseError> {
     let model = spec.model();
@@ -634,7 +523,7 @@ fn edge_domain() -> impl Strategy<Value = Vec<i32>> {
 }
 
 /// A constant at the edges of the 64-bit integers (or small).
-fn edge_constant() -> impl Strategy<Value = i64> {
+fn edge_constant() -> impl Strategy<Value = i64> + Clone {
     prop::sample::select(vec![
         i64::MIN,
         i64::MIN + 1,

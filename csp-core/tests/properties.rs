@@ -17,8 +17,11 @@ use csp_core::{
 use proptest::prelude::*;
 
 mod common;
+#[path = "common/variables.rs"]
+mod variables;
 
 use common::queens;
+use variables::add_vars;
 
 // ----- random models -----
 
@@ -74,16 +77,7 @@ impl Spec {
     /// The model, with the all-different constraints at `strength`.
     fn model(&self, strength: Strength) -> Model {
         let mut m = Model::new();
-        let vars: Vec<VarId> = self
-            .domains
-            .iter()
-            .map(|d| m.add_var(Domain::from_values(d.iter().copied()).unwrap()))
-            .collect();
-        for (&v, g) in vars.iter().zip(&self.givens) {
-            if let Some(g) = *g {
-                m.fix(v, g).unwrap();
-            }
-        }
+        let vars = add_vars(&mut m, &self.domains, &self.givens);
         for (x, y, rel) in &self.binary {
             m.post(vars[*x], vars[*y], rel.relation()).unwrap();
         }
@@ -1059,7 +1053,7 @@ impl Propagator for CancelEvery {
         true
     }
     fn propagate(&self, _: &mut PropagationContext<'_>, _: Event) -> Result<(), Conflict> {
-        if (self.runs.fetch_add(1, Ordering::Relaxed) + 1) % self.every == 0 {
+        if (self.runs.fetch_add(1, Ordering::Relaxed) + 1).is_multiple_of(self.every) {
             self.flag.store(true, Ordering::Relaxed);
         }
         Ok(())

@@ -1,6 +1,6 @@
 //! The constraints of an instance as read: what each means (so that a complete assignment
 //! can be checked against the file, independently of the propagators) and how it is
-//! posted. Each family of constraints (`crate::constraints`) defines its own types; they
+//! posted. Each family of constraints (the `constraints` module) defines its own types; they
 //! share the [`Constraint`] trait and the conditions below.
 //!
 //! Integers are exact: a constraint is evaluated in 128-bit integers, and one whose values

@@ -37,6 +37,7 @@ pub mod dimacs;
 mod error;
 pub mod ir;
 mod limits;
+pub mod objective;
 mod post;
 mod read;
 mod source;
@@ -78,6 +79,11 @@ pub struct Instance {
     /// The constraints as read, with their places in the file (to check a solution
     /// independently of the propagators).
     pub constraints: Vec<ir::Located>,
+    /// The objective of an optimisation instance (`type="COP"`), as read.
+    pub objective: Option<objective::Objective>,
+    /// The model's variable equal to the objective, which the model optimises
+    /// ([`csp_core::Model::objective`]).
+    pub objective_var: Option<VarId>,
 }
 
 impl std::fmt::Debug for Instance {
@@ -129,10 +135,19 @@ impl Instance {
             poster.position = c.position;
             c.constraint.post(&mut poster)?;
         }
+        let objective_var = match &parsed.objective {
+            Some(o) => Some(o.post(&mut poster)?),
+            None => None,
+        };
         poster.finish()?;
         drop(poster);
         if options.post.fix_free {
-            fix_free(&mut model, declared, &parsed.constraints)?;
+            fix_free(
+                &mut model,
+                declared,
+                &parsed.constraints,
+                parsed.objective.as_ref(),
+            )?;
         }
         limits.check()?;
         Ok(Instance {
@@ -140,7 +155,22 @@ impl Instance {
             declared,
             arrays: parsed.arrays,
             constraints: parsed.constraints,
+            objective: parsed.objective,
+            objective_var,
         })
+    }
+
+    /// Whether an assignment of the declared variables (`values[i]` for the `i`-th declared
+    /// variable; auxiliary ones may follow, and are ignored) satisfies every constraint as
+    /// read. Unlike [`Instance::check`], the values' domains are not checked.
+    pub fn satisfies(&self, values: &[i32]) -> bool {
+        values.len() >= self.declared && self.constraints.iter().all(|c| c.constraint.holds(values))
+    }
+
+    /// The objective's value under a complete assignment, by its definition (`None`: no
+    /// objective, or undefined).
+    pub fn objective_value(&self, values: &[i32]) -> Option<i128> {
+        self.objective.as_ref().and_then(|o| o.value(values))
     }
 
     /// Whether a complete assignment (one value per variable, in model order) satisfies
@@ -162,13 +192,21 @@ impl Instance {
     }
 }
 
-/// Fixes every declared variable that appears in no constraint to its smallest value, so
-/// that solutions are counted over the constrained variables, as the XCSP3 solvers count
-/// them.
-fn fix_free(model: &mut Model, declared: usize, constraints: &[ir::Located]) -> Result<()> {
+/// Fixes every declared variable that appears in no constraint (nor the objective) to its
+/// smallest value, so that solutions are counted over the constrained variables, as the
+/// XCSP3 solvers count them.
+fn fix_free(
+    model: &mut Model,
+    declared: usize,
+    constraints: &[ir::Located],
+    objective: Option<&objective::Objective>,
+) -> Result<()> {
     let mut used = vec![false; model.num_vars()];
     for c in constraints {
         c.constraint.for_each_var(&mut |v| used[v.index()] = true);
+    }
+    if let Some(o) = objective {
+        o.for_each_var(&mut |v| used[v.index()] = true);
     }
     let free: Vec<VarId> = model
         .vars()

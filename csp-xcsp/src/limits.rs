@@ -25,6 +25,10 @@ pub const MAX_ELEMENT_DEPTH: usize = 256;
 /// recursive, and this bound keeps each within a thread's stack, on every thread.
 pub const MAX_EXPRESSION_DEPTH: usize = 1000;
 
+/// The most variables an instance may declare (and the longest list an integer
+/// repetition `vxk` may expand to).
+pub const MAX_VARIABLES: usize = 1 << 25;
+
 /// Limits on reading and posting an instance.
 #[derive(Clone, Debug)]
 pub struct ReadLimits {

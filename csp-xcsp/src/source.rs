@@ -149,15 +149,10 @@ impl Write for Sink<'_> {
             self.out.reserve_exact(want - self.out.len());
         }
         self.out.extend_from_slice(buf);
-        if self.sniff {
-            match first_content(&self.out) {
-                Some(_) => {
-                    self.sniff = false;
-                    if let Err(e) = check_xml_start(&self.out, &self.path) {
-                        return Err(self.fail(e));
-                    }
-                }
-                None => {}
+        if self.sniff && first_content(&self.out).is_some() {
+            self.sniff = false;
+            if let Err(e) = check_xml_start(&self.out, &self.path) {
+                return Err(self.fail(e));
             }
         }
         Ok(buf.len())
@@ -210,7 +205,8 @@ fn decompress(raw: Vec<u8>, path: &str, limits: &ReadLimits, xml: bool) -> Resul
     };
     if raw.starts_with(XZ_MAGIC) {
         let mut sink = Sink::new(path, limits, xml);
-        let streams = xz_streams(&raw).unwrap_or_else(|| vec![0..raw.len()]);
+        let whole = std::iter::once(0..raw.len()).collect();
+        let streams = xz_streams(&raw).unwrap_or(whole);
         for range in streams {
             let result = lzma_rs::xz_decompress(&mut &raw[range], &mut sink);
             if let Some(e) = sink.failure.take() {

@@ -7,6 +7,7 @@ use crate::constraints;
 use crate::error::Result;
 use crate::ir::Located;
 use crate::limits::Budget;
+use crate::objective::{self, Objective};
 use crate::read::lists::{Ctx, max_percent};
 use crate::read::{Array, Reader};
 use crate::xml::{Document, Node};
@@ -16,6 +17,7 @@ pub(crate) struct Parsed {
     pub(crate) model: Model,
     pub(crate) arrays: Vec<Array>,
     pub(crate) constraints: Vec<Located>,
+    pub(crate) objective: Option<Objective>,
 }
 
 /// Reads a whole document.
@@ -29,13 +31,20 @@ pub(crate) fn read(doc: &Document<'_>, budget: Budget<'_>) -> Result<Parsed> {
         ));
     }
     match root.attribute("type") {
-        Some("CSP") | None => {}
+        Some("CSP" | "COP") | None => {}
         Some(t) => {
-            return Err(r.unsupported(root, format!("instance type `{t}` (csp reads CSP)")));
+            return Err(r.unsupported(root, format!("instance type `{t}` (csp reads CSP and COP)")));
         }
     }
+    let mut goal = None;
     for child in root.children() {
         match child.name() {
+            "objectives" => {
+                if goal.is_some() {
+                    return Err(r.syntax("", child, "a second <objectives>"));
+                }
+                goal = Some(objective::read(&mut r, child)?);
+            }
             "variables" => r.variables(child)?,
             "constraints" => {
                 for c in child.children() {
@@ -50,6 +59,7 @@ pub(crate) fn read(doc: &Document<'_>, budget: Budget<'_>) -> Result<Parsed> {
         model: r.model,
         arrays: r.arrays,
         constraints: r.constraints,
+        objective: goal,
     })
 }
 

@@ -176,13 +176,43 @@ impl Loaded {
 
     /// The `v <instantiation>` line of the XCSP competition output.
     pub fn xcsp(&self, values: &[i32]) -> String {
+        self.xcsp_with(values, None)
+    }
+
+    /// The `v <instantiation type="..." cost="...">` line of an optimisation instance:
+    /// `optimum` when proved, `solution` otherwise.
+    pub fn xcsp_with(&self, values: &[i32], cost: Option<(bool, i64)>) -> String {
         let names: Vec<&str> = self.shown().map(|v| self.model().name(v)).collect();
         let vals: Vec<String> = self.shown().map(|v| values[v.index()].to_string()).collect();
+        let attributes = match cost {
+            Some((true, c)) => format!(" type=\"optimum\" cost=\"{c}\""),
+            Some((false, c)) => format!(" type=\"solution\" cost=\"{c}\""),
+            None => String::new(),
+        };
         format!(
-            "v <instantiation> <list> {} </list> <values> {} </values> </instantiation>",
+            "v <instantiation{attributes}> <list> {} </list> <values> {} </values> </instantiation>",
             names.join(" "),
             vals.join(" ")
         )
+    }
+
+    /// Whether the instance is an optimisation problem.
+    pub fn is_optimisation(&self) -> bool {
+        self.model().objective().is_some()
+    }
+
+    /// Checks that `value`, the objective's value the search reports for `values`, is the
+    /// objective's value by its definition in the file.
+    pub fn check_objective(&self, values: &[i32], value: i64) -> Result<(), String> {
+        match self {
+            Loaded::Xcsp(instance) => match instance.objective_value(values) {
+                Some(v) if v == i128::from(value) => Ok(()),
+                other => Err(format!(
+                    "internal error: the search reports the objective {value} where the file's definition gives {other:?}"
+                )),
+            },
+            Loaded::Model(_) => Ok(()),
+        }
     }
 }
 

@@ -1,9 +1,12 @@
-//! `csp solve FILE... [--all]`: the first solution (or every one) of each instance.
+//! `csp solve FILE... [--all]`: the first solution (or every one) of each instance, or the
+//! optimum of an optimisation instance.
 //!
 //! With `--all`, each solution is written as it is found (the output is flushed by
 //! [`Stream`] at least every 200 ms) and none is kept: memory does not grow with their
 //! number, a closed pipe ends the run at once, and SIGINT or SIGTERM end it with every
-//! solution found written and a closing line that counts them.
+//! solution found written and a closing line that counts them. An optimisation instance
+//! (XCSP3 `type="COP"`) is solved by branch and bound: each better solution's value is
+//! written as it is found (`o VALUE` in the XCSP format), then the best solution.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -26,7 +29,8 @@ pub struct SolveArgs {
     /// DIMACS graph colouring (`.col`, with --colors).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Every solution, not only the first: each is written as it is found.
+    /// Every solution, not only the first: each is written as it is found (on an
+    /// optimisation instance: every solution of its constraints, the objective aside).
     #[arg(long)]
     pub all: bool,
     /// Output format.
@@ -41,7 +45,7 @@ pub struct SolveArgs {
 /// How the search of one instance ended.
 enum Ending {
     /// The search ended by itself: every solution asked for was found (none: the instance
-    /// is unsatisfiable).
+    /// is unsatisfiable); for an optimisation instance, the best solution is optimal.
     Complete,
     /// A limit stopped it.
     Limit(LimitKind),
@@ -54,11 +58,36 @@ enum Ending {
 /// What one instance gave.
 struct Answer {
     loaded: Option<Loaded>,
-    /// The solutions kept: the first one (without `--all`; with it, they are streamed).
+    /// The solution kept: the first (the best, optimising); with `--all` they are streamed.
     first: Option<Vec<i32>>,
     found: u64,
     ending: Ending,
     stats: Stats,
+    /// Optimising: the best objective value.
+    objective: Option<i64>,
+    /// The lines written while searching (its file's header, the improvements), when they
+    /// could not be streamed at once (several workers).
+    progress: Vec<String>,
+}
+
+/// Where the lines written during a search go: straight out (one file at a time, in
+/// order), or kept with the answer until its turn.
+enum Live<'s> {
+    Streamed(&'s Stream),
+    Kept,
+}
+
+impl Live<'_> {
+    /// Writes or keeps a line; `false` when the reader of the output is gone.
+    fn line(&self, answer: &mut Answer, text: String) -> bool {
+        match self {
+            Live::Streamed(stream) => stream.line(&text).and_then(|()| stream.flush()).is_ok(),
+            Live::Kept => {
+                answer.progress.push(text);
+                true
+            }
+        }
+    }
 }
 
 /// Runs `csp solve`.
@@ -70,19 +99,20 @@ pub fn run(args: SolveArgs) -> Result<u8, CliError> {
     let several = args.files.len() > 1;
     let mut code = EXIT_OK;
     let mut gone = false;
-    if args.all {
-        if args.search.jobs != 1 && several {
+    let one_at_a_time = args.all || args.search.jobs == 1 || !several;
+    if one_at_a_time {
+        if args.all && args.search.jobs != 1 && several {
             note!("note: --all streams the instances one after the other (-j is not used)");
         }
         for path in &args.files {
             if crate::interrupt::requested() {
                 break;
             }
-            let answer = solve(path, &args, &config, Some(&stream));
+            let answer = solve(path, &args, &config, Live::Streamed(&stream));
             if !answered(&answer) {
                 code = EXIT_UNSOLVED;
             }
-            gone = finish(&stream, path, &args, answer, several);
+            gone = finish(&stream, path, &args, answer);
             if gone {
                 break;
             }
@@ -91,12 +121,12 @@ pub fn run(args: SolveArgs) -> Result<u8, CliError> {
         super::run_files(
             &args.files,
             args.search.jobs,
-            |path| solve(path, &args, &config, None),
+            |path| solve(path, &args, &config, Live::Kept),
             |path, answer| {
                 if !answered(&answer) {
                     code = EXIT_UNSOLVED;
                 }
-                gone = finish(&stream, path, &args, answer, several);
+                gone = finish(&stream, path, &args, answer);
                 !gone
             },
         );
@@ -112,19 +142,14 @@ pub fn run(args: SolveArgs) -> Result<u8, CliError> {
     }
 }
 
-/// Whether the instance was answered: a solution (all of them with `--all`) or a proof
-/// that there is none.
+/// Whether the instance was answered: a solution (all of them with `--all`; the proved
+/// optimum of an optimisation instance) or a proof that there is none.
 fn answered(answer: &Answer) -> bool {
-    match answer.ending {
-        Ending::Complete => true,
-        Ending::ReaderGone => true,
-        _ => false,
-    }
+    matches!(answer.ending, Ending::Complete | Ending::ReaderGone)
 }
 
-/// Reads and solves one instance. With `stream` (for `--all`), each solution is written
-/// there as it is found.
-fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, stream: Option<&Stream>) -> Answer {
+/// Reads and solves one instance; lines written during the search go to `live`.
+fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, live: Live<'_>) -> Answer {
     let start = Instant::now();
     let deadline = deadline(&args.search.limits, start);
     let mut answer = Answer {
@@ -133,7 +158,22 @@ fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, stream: Option<&S
         found: 0,
         ending: Ending::Complete,
         stats: Stats::default(),
+        objective: None,
+        progress: Vec::new(),
     };
+    if args.files.len() > 1 {
+        let header = match args.format {
+            Format::Line => Some(format!("# {}", path.display())),
+            Format::Xcsp => Some(format!("c {}", path.display())),
+            Format::Json => None,
+        };
+        if let Some(h) = header {
+            if !live.line(&mut answer, h) {
+                answer.ending = Ending::ReaderGone;
+                return answer;
+            }
+        }
+    }
     let loaded = match load_within(path, &args.instance, read_limits(&args.instance, deadline)) {
         Ok(l) => l,
         Err(LoadFailure::Limit(kind)) => {
@@ -159,53 +199,64 @@ fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, stream: Option<&S
             return answer;
         }
     };
-    if let Some(stream) = stream {
-        let several = args.files.len() > 1;
-        if several {
-            let header = match args.format {
-                Format::Line => Some(format!("# {}", path.display())),
-                Format::Xcsp => Some(format!("c {}", path.display())),
-                Format::Json => None,
-            };
-            if let Some(h) = header {
-                if stream.line(&h).is_err() {
-                    answer.ending = Ending::ReaderGone;
-                    return answer;
-                }
-            }
-        }
-    }
     let mut failure: Option<String> = None;
     let mut gone = false;
-    let limit = solver.for_each_solution(|s| {
-        if let Err(e) = loaded.check(s) {
-            failure = Some(e);
-            return false;
-        }
-        answer.found += 1;
-        match stream {
-            None => {
-                answer.first = Some(s.to_vec());
-                false
+    let limit = if loaded.is_optimisation() && !args.all {
+        let optimum = solver.optimize_with(|s, value| {
+            if let Err(e) = loaded.check(s).and_then(|()| loaded.check_objective(s, value)) {
+                failure = Some(e);
+                return false;
             }
-            Some(stream) => {
-                let text = match args.format {
-                    Format::Line => loaded.line(s),
-                    Format::Xcsp => loaded.xcsp(s),
-                    Format::Json => {
-                        let mut m = object(path);
-                        m.insert("solution".into(), loaded.json(s));
-                        super::json_line(&m)
-                    }
-                };
-                if stream.line(&text).is_err() {
+            answer.found += 1;
+            answer.first = Some(s.to_vec());
+            answer.objective = Some(value);
+            let progress = match args.format {
+                Format::Xcsp => Some(format!("o {value}")),
+                Format::Line => Some(format!("# objective {value}")),
+                Format::Json => None,
+            };
+            if let Some(text) = progress {
+                if !live.line(&mut answer, text) {
                     gone = true;
                     return false;
                 }
-                true
+            }
+            true
+        });
+        match optimum {
+            Ok(optimum) => optimum.limit,
+            Err(e) => {
+                failure = Some(e.to_string());
+                None
             }
         }
-    });
+    } else {
+        solver.for_each_solution(|s| {
+            if let Err(e) = loaded.check(s) {
+                failure = Some(e);
+                return false;
+            }
+            answer.found += 1;
+            if !args.all {
+                answer.first = Some(s.to_vec());
+                return false;
+            }
+            let text = match args.format {
+                Format::Line => loaded.line(s),
+                Format::Xcsp => loaded.xcsp(s),
+                Format::Json => {
+                    let mut m = object(path);
+                    m.insert("solution".into(), loaded.json(s));
+                    super::json_line(&m)
+                }
+            };
+            if !live.line(&mut answer, text) {
+                gone = true;
+                return false;
+            }
+            true
+        })
+    };
     answer.stats = solver.stats().clone();
     answer.ending = match (failure, gone, limit) {
         (Some(message), _, _) => Ending::Error {
@@ -220,14 +271,13 @@ fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, stream: Option<&S
     answer
 }
 
-/// Writes the answer of one instance (for `--all`, what follows its solutions); whether the
-/// reader of the output is gone.
-fn finish(stream: &Stream, path: &Path, args: &SolveArgs, answer: Answer, several: bool) -> bool {
+/// Writes the answer of one instance (what follows what was written during its search);
+/// whether the reader of the output is gone.
+fn finish(stream: &Stream, path: &Path, args: &SolveArgs, answer: Answer) -> bool {
     if matches!(answer.ending, Ending::ReaderGone) {
         return true;
     }
-    let lines = answer_lines(path, args, &answer, several);
-    for l in &lines {
+    for l in answer.progress.iter().chain(&answer_lines(path, args, &answer)) {
         if stream.line(l).is_err() {
             return true;
         }
@@ -241,71 +291,79 @@ fn finish(stream: &Stream, path: &Path, args: &SolveArgs, answer: Answer, severa
     stream.flush().is_err() && stream.reader_gone()
 }
 
+/// Whether the answer is an optimisation's.
+fn optimising(args: &SolveArgs, answer: &Answer) -> bool {
+    !args.all && answer.loaded.as_ref().is_some_and(Loaded::is_optimisation)
+}
+
 /// The lines that give an instance's answer (with `--all`, after its streamed solutions).
-fn answer_lines(path: &Path, args: &SolveArgs, answer: &Answer, several: bool) -> Vec<String> {
+fn answer_lines(path: &Path, args: &SolveArgs, answer: &Answer) -> Vec<String> {
     let all = args.all;
+    let optimising = optimising(args, answer);
+    let proved = matches!(answer.ending, Ending::Complete);
     let mut out = Vec::new();
-    let status = status(answer, all);
     match args.format {
-        Format::Line => {
-            if several && !all {
-                out.push(format!("# {}", path.display()));
-            }
-            match (&answer.ending, &answer.first, &answer.loaded) {
-                (Ending::Error { .. }, _, _) => out.push("# error".into()),
-                (_, Some(s), Some(l)) if !all => out.push(l.line(s)),
-                (Ending::Complete, _, _) if answer.found == 0 => out.push("# unsatisfiable".into()),
-                (Ending::Limit(k), _, _) if all => {
-                    out.push(format!("# {k} after {} solutions", answer.found))
+        Format::Line => match (&answer.ending, &answer.first, &answer.loaded) {
+            (Ending::Error { .. }, _, _) => out.push("# error".into()),
+            (ending, Some(s), Some(l)) if !all => {
+                out.push(l.line(s));
+                if let (true, Some(value)) = (optimising, answer.objective) {
+                    out.push(match ending {
+                        Ending::Limit(k) => format!("# best {value}, not proved optimal ({k})"),
+                        _ => format!("# optimum {value}"),
+                    });
                 }
-                (Ending::Limit(k), _, _) => out.push(format!("# {k}")),
-                _ => {}
             }
-        }
-        Format::Xcsp => {
-            if several && !all {
-                out.push(format!("c {}", path.display()));
+            (Ending::Complete, _, _) if answer.found == 0 => out.push("# unsatisfiable".into()),
+            (Ending::Limit(k), _, _) if all => out.push(format!("# {k} after {} solutions", answer.found)),
+            (Ending::Limit(k), _, _) => out.push(format!("# {k}")),
+            _ => {}
+        },
+        Format::Xcsp => match &answer.ending {
+            Ending::Error { message, unsupported } => {
+                out.push(
+                    if *unsupported {
+                        "s UNSUPPORTED"
+                    } else {
+                        "s UNKNOWN"
+                    }
+                    .into(),
+                );
+                out.push(format!("c error: {}", message.replace('\n', " ")));
             }
-            match &answer.ending {
-                Ending::Error { message, unsupported } => {
-                    out.push(
-                        if *unsupported {
-                            "s UNSUPPORTED"
-                        } else {
-                            "s UNKNOWN"
-                        }
-                        .into(),
-                    );
-                    out.push(format!("c error: {}", message.replace('\n', " ")));
+            ending => {
+                let limit = match ending {
+                    Ending::Limit(k) => Some(*k),
+                    _ => None,
+                };
+                let status = if optimising && proved && answer.found > 0 {
+                    "s OPTIMUM FOUND"
+                } else {
+                    super::status_line(answer.found > 0, limit)
+                };
+                out.push(status.into());
+                if let (Some(s), Some(l), false) = (&answer.first, &answer.loaded, all) {
+                    let cost = answer.objective.filter(|_| optimising).map(|c| (proved, c));
+                    out.push(l.xcsp_with(s, cost));
                 }
-                ending => {
-                    let limit = match ending {
-                        Ending::Limit(k) => Some(*k),
-                        _ => None,
-                    };
-                    out.push(super::status_line(answer.found > 0, limit).into());
-                    if let (Some(s), Some(l), false) = (&answer.first, &answer.loaded, all) {
-                        out.push(l.xcsp(s));
-                    }
-                    if all {
-                        out.push(format!(
-                            "c solutions {}{}",
-                            answer.found,
-                            if limit.is_some() { " (not all)" } else { "" }
-                        ));
-                    }
+                if all {
                     out.push(format!(
-                        "c nodes {} backtracks {} time {:.3}",
-                        answer.stats.nodes,
-                        answer.stats.backtracks,
-                        answer.stats.elapsed.as_secs_f64()
+                        "c solutions {}{}",
+                        answer.found,
+                        if limit.is_some() { " (not all)" } else { "" }
                     ));
                 }
+                out.push(format!(
+                    "c nodes {} backtracks {} time {:.3}",
+                    answer.stats.nodes,
+                    answer.stats.backtracks,
+                    answer.stats.elapsed.as_secs_f64()
+                ));
             }
-        }
+        },
         Format::Json => {
             let mut m: Map<String, Value> = object(path);
-            m.insert("status".into(), Value::from(status));
+            m.insert("status".into(), Value::from(status(answer, all, optimising)));
             match &answer.ending {
                 Ending::Error { message, .. } => {
                     m.insert("error".into(), Value::from(message.as_str()));
@@ -324,6 +382,9 @@ fn answer_lines(path: &Path, args: &SolveArgs, answer: &Answer, several: bool) -
                         m.insert("limit".into(), Value::from(k.to_string()));
                     }
                     m.extend(stats_json(&answer.stats));
+                    if optimising {
+                        m.insert("optimal".into(), Value::from(proved && answer.found > 0));
+                    }
                 }
             }
             out.push(super::json_line(&m));
@@ -333,9 +394,10 @@ fn answer_lines(path: &Path, args: &SolveArgs, answer: &Answer, several: bool) -
 }
 
 /// The `status` of the JSON answer.
-fn status(answer: &Answer, all: bool) -> &'static str {
+fn status(answer: &Answer, all: bool, optimising: bool) -> &'static str {
     match (&answer.ending, answer.found) {
         (Ending::Error { .. }, _) => "error",
+        (Ending::Complete, n) if optimising && n > 0 => "optimal",
         (_, n) if n > 0 && !all => "solved",
         (Ending::Limit(_), _) => "limit",
         (_, 0) => "unsatisfiable",

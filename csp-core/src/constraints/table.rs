@@ -413,7 +413,7 @@ impl Tuples {
                 reason: "the scope is empty".to_string(),
             });
         }
-        if cells.len() % arity != 0 {
+        if !cells.len().is_multiple_of(arity) {
             return Err(ModelError::LengthMismatch {
                 what: "table cells",
                 expected: cells.len().next_multiple_of(arity),

@@ -231,7 +231,7 @@ pub fn anneal<M: AnnealingModel + ?Sized>(model: &mut M, config: &Annealing) -> 
         if stats.steps >= config.max_steps {
             break LocalOutcome::StepLimit;
         }
-        if stats.steps % 1024 == 0 {
+        if stats.steps.is_multiple_of(1024) {
             if config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
                 break LocalOutcome::Cancelled;
             }

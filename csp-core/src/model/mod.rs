@@ -1,4 +1,5 @@
-//! The modelling API: variables, domains, givens, binary relations and n-ary propagators.
+//! The modelling API: variables, domains, givens, binary relations, n-ary propagators
+//! and an objective.
 
 use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet};
@@ -13,8 +14,12 @@ use crate::propagation::Propagator;
 use crate::relation::Relation;
 use crate::var::VarId;
 
+mod objective;
 mod post;
+mod post_global;
 mod post_nary;
+
+pub use objective::Objective;
 
 /// A binary constraint as posted: `relation(x, y)`.
 #[derive(Clone, Debug)]
@@ -70,6 +75,8 @@ pub struct Model {
     compiled: OnceLock<Arc<dyn Any + Send + Sync>>,
     /// See [`Model::declare_at_fixpoint`]; cleared by any change.
     at_fixpoint: bool,
+    /// What [`crate::Solver::optimize`] optimises, if anything ([`Model::minimize`]).
+    objective: Option<Objective>,
 }
 
 impl Model {
@@ -415,6 +422,7 @@ impl fmt::Debug for Model {
             .field("vars", &self.num_vars())
             .field("binary_constraints", &self.constraints.len())
             .field("propagators", &self.propagators.len())
+            .field("objective", &self.objective)
             .finish()
     }
 }

@@ -108,7 +108,7 @@ mod tests {
         for round in 0..50 {
             ring.reserve(round % 7);
             for _ in 0..(round % 7) {
-                let keep = next % 3 != 0;
+                let keep = !next.is_multiple_of(3);
                 ring.push_if(next, keep);
                 if keep {
                     expected.push_back(next);

@@ -10,6 +10,11 @@
 //! are a bitset, so forward checking visits just the unassigned neighbours (the set
 //! ANDed with the variable's neighbour set) and MRV scans just the unassigned
 //! variables; nothing is dispatched per node, and the statistics stay in registers.
+//!
+//! Optimising ([`super::branch_and_bound`]), it keeps the bound's rules on the
+//! objective's word: a level that leaves the objective no value within the bound ends,
+//! values beyond it are skipped, and each node prunes the objective before forward
+//! checking, as `decide` does.
 
 use super::Solver;
 use super::driver::{Phase, Step, limit_hit};
@@ -27,20 +32,33 @@ impl Solver<'_> {
     /// documentation), from a state that loop could have left, to the next solution,
     /// exhaustion or limit.
     pub(super) fn advance_compiled_fc(&mut self) -> Step {
-        // Up to 64 variables, the sets are single words and their loops unroll.
-        match self.state.open_vars.len() {
-            1 => self.advance_compiled_fc_in::<1>(),
-            _ => self.advance_compiled_fc_in::<0>(),
+        // Optimising: the objective and its values within the bound, which no solution
+        // changes inside this loop (`branch_and_bound.rs` has the rules kept below).
+        let bound = self.store.uniform_base().and_then(|base| self.bound_word(base));
+        // Up to 64 variables, the sets are single words and their loops unroll. The loop
+        // without a bound has no test of one: a test per node showed in the time of a
+        // search without an objective (docs/experiments.md, 2026-11-27).
+        match (self.state.open_vars.len(), bound) {
+            (1, None) => self.advance_compiled_fc_in::<1, false>((0, !0)),
+            (_, None) => self.advance_compiled_fc_in::<0, false>((0, !0)),
+            (1, Some(bound)) => self.advance_compiled_fc_in::<1, true>(bound),
+            (_, Some(bound)) => self.advance_compiled_fc_in::<0, true>(bound),
         }
     }
 
-    /// [`Solver::advance_compiled_fc`] over sets of `WORDS` words (0: any number).
-    fn advance_compiled_fc_in<const WORDS: usize>(&mut self) -> Step {
+    /// [`Solver::advance_compiled_fc`] over sets of `WORDS` words (0: any number), under
+    /// the `bound` on the objective (its variable and the bits of its word within the
+    /// bound) if `BOUNDED`.
+    fn advance_compiled_fc_in<const WORDS: usize, const BOUNDED: bool>(
+        &mut self,
+        bound: (usize, u64),
+    ) -> Step {
         let network = &*self.network;
         let sets = network.compiled_fc.as_ref().expect("the compiled setting");
         let words = if WORDS == 0 { sets.words() } else { WORDS };
         let mrv = self.config.strategy.var_order == VarOrder::Mrv;
         let clock_every = self.plan.clock_every;
+        let (objective, within) = bound;
         let Solver {
             store,
             state,
@@ -118,7 +136,16 @@ impl Solver<'_> {
             let Choice::Values(cursor) = &mut top.choice else {
                 unreachable!("the compiled loop makes frames on values only");
             };
-            let untried = cursor.untried;
+            let mut untried = cursor.untried;
+            if BOUNDED {
+                if store.words[objective] & within == 0 {
+                    // The level leaves the objective no value within the bound.
+                    untried = 0;
+                } else if var == objective {
+                    // Values beyond the bound are skipped, never nodes.
+                    untried &= within;
+                }
+            }
             if untried == 0 {
                 frames.pop();
                 continue;
@@ -139,6 +166,16 @@ impl Solver<'_> {
             set_bit(open, var, false);
             value[var] = a;
             *num_unassigned -= 1;
+            if BOUNDED {
+                // The bound prunes before forward checking, as `decide` does.
+                let cut = store.words[objective] & !within;
+                if cut != 0 {
+                    stats.pruned += u64::from(cut.count_ones());
+                    if store.clear(objective, cut) == 0 {
+                        continue;
+                    }
+                }
+            }
             let steps = network.fc.row(var);
             let open = &open[..words];
             if clear_neighbours(&mut store, steps, sets.of(var), open, i64::from(rel), stats) {

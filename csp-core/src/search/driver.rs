@@ -126,7 +126,7 @@ impl Solver<'_> {
                 }
                 continue;
             }
-            match self.next_value() {
+            match self.next_value_in_bound() {
                 None => self.state.pop_frame(),
                 Some(value) => {
                     // A frame on places has just moved on to its next variable.

@@ -32,6 +32,8 @@ impl Solver<'_> {
             });
             self.stats.nodes += 1;
             self.stats.max_depth = self.stats.max_depth.max(self.state.frames.len() as u64);
+            // Under the bound of the decision before it: for a replay.
+            self.note_decision(self.state.frames.len() - 1);
             self.mark_assigned(var, value);
             self.state.settled = index + 1;
         }

@@ -10,7 +10,9 @@
 //! - [`frame`]: the choice points; [`state`]: which variables are assigned, to what;
 //! - [`weights`]: constraint weights for dom/wdeg (and branching on places);
 //! - [`restarts`] with the nogoods they record, [`probing`], [`places`],
-//!   [`forced_runs`] and the [`compiled_fc`] loop.
+//!   [`forced_runs`] and the [`compiled_fc`] loop;
+//! - [`branch_and_bound`]: optimisation, a bound on the objective that each solution
+//!   tightens.
 //!
 //! Propagation itself (queues, fixpoint) is [`crate::propagation`]'s engine.
 
@@ -29,6 +31,7 @@ use crate::stats::{Count, LimitKind, Outcome, Stats};
 use crate::store::{MAX_WORDS, Mark, Store};
 use crate::var::VarId;
 
+mod branch_and_bound;
 mod compiled_fc;
 mod driver;
 mod forced_runs;
@@ -48,6 +51,8 @@ mod weights;
 #[cfg(test)]
 mod tests;
 
+use branch_and_bound::BranchAndBound;
+pub use branch_and_bound::Optimum;
 use driver::{Phase, Step, clock_hit};
 use plan::SearchPlan;
 use restarts::RunCounter;
@@ -97,6 +102,8 @@ pub struct Solver<'m> {
     created: Instant,
     /// Scratch for checking a propagator on a complete assignment.
     check_values: Vec<i32>,
+    /// The objective's bound and best solution, once [`Solver::optimize`] has begun.
+    bound: Option<BranchAndBound>,
 }
 
 impl<'m> Solver<'m> {
@@ -148,6 +155,7 @@ impl<'m> Solver<'m> {
             started: None,
             created,
             check_values: Vec::with_capacity(network.max_arity),
+            bound: None,
             store,
             plan,
             config,

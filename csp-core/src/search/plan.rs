@@ -1,6 +1,12 @@
 //! What is decided once per search, in one place: which variable selection runs, and
 //! which of the specialised paths apply (forced runs, the compiled forward-checking
 //! loop, branching on places). Each rule is written here, next to its reason.
+//!
+//! Optimisation ([`super::branch_and_bound`]) turns no path off. Its bound prunes the
+//! objective in `decide`, which the general loop calls at each node; the compiled loop
+//! applies the same rules to its one-word domains; a forced run follows a node (or the
+//! root) whose propagation already took the bound in force, and no solution, the only
+//! thing that tightens the bound, falls inside a run.
 
 use super::places::Permutations;
 use super::var_order::VarSelection;

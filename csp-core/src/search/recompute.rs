@@ -118,7 +118,7 @@ impl Solver<'_> {
         let var = self.state.frames[level].var;
         let value = self.state.value[var.index()];
         self.state.frames[level].mark = self.store.mark();
-        let consistent = self.decide(var, value);
+        let consistent = self.decide(var, value, level);
         // It was consistent the first time; were it not now, the empty domain it left
         // would only make the search backtrack (pruning stays sound): no wrong answer.
         debug_assert!(consistent, "a replayed decision failed");

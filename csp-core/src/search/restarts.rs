@@ -52,7 +52,7 @@ impl Solver<'_> {
             self.stats.nodes,
             finished.len()
         );
-        let holds = self.add_nogoods(&path, &finished);
+        let holds = self.add_nogoods(&path, &finished) && self.prune_root_to_bound();
         self.root_mark = self.store.mark();
         holds
     }

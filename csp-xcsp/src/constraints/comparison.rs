@@ -1,7 +1,10 @@
 //! Comparison constraints: `allDifferent` (over a list, several lists, a matrix, with
-//! `except`).
+//! `except`), `allEqual`, `ordered` (with `lengths`), `lex` (lists and `<matrix>`) and
+//! `precedence`.
 
-use csp_core::{Expr, VarId};
+use std::cmp::Ordering;
+
+use csp_core::{Expr, IntOrVar, Order, VarId};
 
 use crate::error::Result;
 use crate::ir::{Constraint, Op, expr_vars, values_of};
@@ -127,6 +130,10 @@ impl Constraint for AllDifferentLists {
     }
     fn post(&self, p: &mut Poster<'_, '_>) -> Result<()> {
         let lists = &self.lists;
+        if self.except.is_empty() {
+            let vars = lists.iter().map(|l| p.vars_of(l)).collect::<Result<Vec<_>>>()?;
+            return p.model.all_different_lists(&vars).map_err(|e| p.err(e));
+        }
         for i in 0..lists.len() {
             for j in i + 1..lists.len() {
                 let mut any: Vec<Expr> = lists[i]
@@ -239,4 +246,320 @@ pub(crate) fn all_different<'d, 'a>(
             )
         }
     }
+}
+
+/// `<allEqual>`: the items take one value.
+#[derive(Debug)]
+pub struct AllEqual {
+    /// The items.
+    pub items: Vec<Expr>,
+}
+
+impl Constraint for AllEqual {
+    fn kind(&self) -> &'static str {
+        "allEqual"
+    }
+    fn for_each_var(&self, f: &mut dyn FnMut(VarId)) {
+        self.items.iter().for_each(|e| expr_vars(e, f));
+    }
+    fn holds(&self, values: &[i32]) -> bool {
+        values_of(&self.items, values).is_some_and(|v| v.windows(2).all(|w| w[0] == w[1]))
+    }
+    fn post(&self, p: &mut Poster<'_, '_>) -> Result<()> {
+        let vars = p.vars_of(&self.items)?;
+        p.model.all_equal(&vars).map_err(|e| p.err(e))
+    }
+}
+
+pub(crate) fn all_equal<'d, 'a>(
+    r: &mut Reader<'d, 'a, '_>,
+    node: Node<'d, 'a>,
+    ctx: Option<&Ctx>,
+) -> Result<()> {
+    r.check_children(node, &["list"])?;
+    let items = match r.children_named(node, "list")[..] {
+        [] => r.list(node, ctx)?,
+        [l] => r.list(l, ctx)?,
+        _ => return Err(r.unsupported(node, "<allEqual> over several lists")),
+    };
+    r.push(node, AllEqual { items })
+}
+
+/// The operator of `<ordered>` and `<lex>`.
+pub(crate) fn order(r: &mut Reader<'_, '_, '_>, node: Node) -> Result<Order> {
+    let text = r.content(node)?.trim();
+    Ok(match text {
+        "lt" => Order::Lt,
+        "le" => Order::Le,
+        "ge" => Order::Ge,
+        "gt" => Order::Gt,
+        _ => return Err(r.syntax(text, node, format!("expected lt, le, ge or gt, found `{text}`"))),
+    })
+}
+
+/// Whether `a order b` holds.
+fn ordered_pair(a: Ordering, order: Order) -> bool {
+    match order {
+        Order::Lt => a == Ordering::Less,
+        Order::Le => a != Ordering::Greater,
+        Order::Ge => a != Ordering::Less,
+        Order::Gt => a == Ordering::Greater,
+    }
+}
+
+/// `<ordered>`: `items[i] + lengths[i] order items[i + 1]`.
+#[derive(Debug)]
+pub struct Ordered {
+    /// The items.
+    pub items: Vec<Expr>,
+    /// One length per consecutive pair (none: 0).
+    pub lengths: Option<Vec<Expr>>,
+    /// The operator.
+    pub order: Order,
+}
+
+impl Constraint for Ordered {
+    fn kind(&self) -> &'static str {
+        "ordered"
+    }
+    fn for_each_var(&self, f: &mut dyn FnMut(VarId)) {
+        self.items
+            .iter()
+            .chain(self.lengths.iter().flatten())
+            .for_each(|e| expr_vars(e, f));
+    }
+    fn holds(&self, values: &[i32]) -> bool {
+        let Some(v) = values_of(&self.items, values) else {
+            return false;
+        };
+        let lengths = match &self.lengths {
+            Some(l) => match values_of(l, values) {
+                Some(l) => l,
+                None => return false,
+            },
+            None => vec![0; v.len().saturating_sub(1)],
+        };
+        (0..v.len().saturating_sub(1)).all(|i| ordered_pair((v[i] + lengths[i]).cmp(&v[i + 1]), self.order))
+    }
+    fn post(&self, p: &mut Poster<'_, '_>) -> Result<()> {
+        if self.items.len() < 2 {
+            return Ok(());
+        }
+        let vars = p.vars_of(&self.items)?;
+        let lengths = match &self.lengths {
+            Some(l) => Some(int_or_vars(p, l)?),
+            None => None,
+        };
+        p.model
+            .ordered(&vars, lengths.as_deref(), self.order)
+            .map_err(|e| p.err(e))
+    }
+}
+
+/// Integers and variables as csp-core takes them (an expression through a variable).
+pub(crate) fn int_or_vars(p: &mut Poster<'_, '_>, items: &[Expr]) -> Result<Vec<IntOrVar>> {
+    items
+        .iter()
+        .map(|e| match e {
+            Expr::Const(k) => Ok(IntOrVar::Int(*k)),
+            other => p.var_of(other).map(IntOrVar::Var),
+        })
+        .collect()
+}
+
+pub(crate) fn ordered<'d, 'a>(
+    r: &mut Reader<'d, 'a, '_>,
+    node: Node<'d, 'a>,
+    ctx: Option<&Ctx>,
+) -> Result<()> {
+    r.check_children(node, &["list", "lengths", "operator"])?;
+    let l = r.require(node, "list")?;
+    let items = r.list(l, ctx)?;
+    let lengths = match r.child(node, "lengths") {
+        Some(n) => {
+            let lengths = r.list(n, ctx)?;
+            if lengths.len() + 1 != items.len() {
+                return Err(r.syntax(
+                    "",
+                    n,
+                    format!("{} lengths for {} items", lengths.len(), items.len()),
+                ));
+            }
+            Some(lengths)
+        }
+        None => None,
+    };
+    let op = r.require(node, "operator")?;
+    let order = order(r, op)?;
+    r.push(
+        node,
+        Ordered {
+            items,
+            lengths,
+            order,
+        },
+    )
+}
+
+/// `<lex>`: each list is lexicographically `order` the next.
+#[derive(Debug)]
+pub struct Lex {
+    /// The lists, of one length.
+    pub lists: Vec<Vec<Expr>>,
+    /// The operator.
+    pub order: Order,
+}
+
+impl Constraint for Lex {
+    fn kind(&self) -> &'static str {
+        "lex"
+    }
+    fn for_each_var(&self, f: &mut dyn FnMut(VarId)) {
+        self.lists.iter().flatten().for_each(|e| expr_vars(e, f));
+    }
+    fn holds(&self, values: &[i32]) -> bool {
+        let Some(v) = self
+            .lists
+            .iter()
+            .map(|l| values_of(l, values))
+            .collect::<Option<Vec<_>>>()
+        else {
+            return false;
+        };
+        v.windows(2).all(|w| ordered_pair(w[0].cmp(&w[1]), self.order))
+    }
+    fn post(&self, p: &mut Poster<'_, '_>) -> Result<()> {
+        let vars = self
+            .lists
+            .iter()
+            .map(|l| p.vars_of(l))
+            .collect::<Result<Vec<_>>>()?;
+        p.model.lex(&vars, self.order).map_err(|e| p.err(e))
+    }
+}
+
+pub(crate) fn lex<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>, ctx: Option<&Ctx>) -> Result<()> {
+    r.check_children(node, &["list", "matrix", "operator"])?;
+    let op = r.require(node, "operator")?;
+    let order = order(r, op)?;
+    if let Some(m) = r.child(node, "matrix") {
+        // Rows ordered, and columns ordered.
+        let rows = r.matrix(m, ctx)?;
+        let width = rows.first().map_or(0, Vec::len);
+        let columns: Vec<Vec<Expr>> = (0..width)
+            .map(|j| rows.iter().map(|row| row[j].clone()).collect())
+            .collect();
+        r.push(node, Lex { lists: rows, order })?;
+        return r.push(
+            node,
+            Lex {
+                lists: columns,
+                order,
+            },
+        );
+    }
+    let mut lists = Vec::new();
+    for l in r.children_named(node, "list") {
+        lists.push(r.list(l, ctx)?);
+    }
+    if lists.iter().any(|l| l.len() != lists[0].len()) {
+        return Err(r.syntax("", node, "lists of different lengths in <lex>"));
+    }
+    r.push(node, Lex { lists, order })
+}
+
+/// `<precedence>`: for consecutive values `v`, `w` of `values`, a `w` in the list comes
+/// after a `v`; `covered`: every value is taken.
+#[derive(Debug)]
+pub struct Precedence {
+    /// The list.
+    pub items: Vec<Expr>,
+    /// The values, in their order of precedence (when the file gives none: the values of
+    /// the items' domains, increasing).
+    pub values: Vec<i64>,
+    /// Every value must be taken.
+    pub covered: bool,
+}
+
+impl Constraint for Precedence {
+    fn kind(&self) -> &'static str {
+        "precedence"
+    }
+    fn for_each_var(&self, f: &mut dyn FnMut(VarId)) {
+        self.items.iter().for_each(|e| expr_vars(e, f));
+    }
+    fn holds(&self, values: &[i32]) -> bool {
+        let Some(v) = values_of(&self.items, values) else {
+            return false;
+        };
+        let first = |k: i64| v.iter().position(|&x| x == i128::from(k));
+        for pair in self.values.windows(2) {
+            if let Some(later) = first(pair[1]) {
+                if first(pair[0]).is_none_or(|earlier| earlier > later) {
+                    return false;
+                }
+            }
+        }
+        !self.covered || self.values.iter().all(|&k| first(k).is_some())
+    }
+    fn post(&self, p: &mut Poster<'_, '_>) -> Result<()> {
+        let vars = p.vars_of(&self.items)?;
+        let values: Vec<i32> = self
+            .values
+            .iter()
+            .filter_map(|&v| i32::try_from(v).ok())
+            .collect();
+        if values.len() < self.values.len() && self.covered {
+            // A value past 32 bits cannot be taken.
+            return p.fail();
+        }
+        p.model
+            .precedence(&vars, &values, self.covered)
+            .map_err(|e| p.err(e))
+    }
+}
+
+pub(crate) fn precedence<'d, 'a>(
+    r: &mut Reader<'d, 'a, '_>,
+    node: Node<'d, 'a>,
+    ctx: Option<&Ctx>,
+) -> Result<()> {
+    r.check_children(node, &["list", "values"])?;
+    let items = match r.child(node, "list") {
+        Some(l) => r.list(l, ctx)?,
+        None => r.list(node, ctx)?,
+    };
+    let (values, covered) = match r.child(node, "values") {
+        Some(v) => {
+            let covered = match v.attribute("covered") {
+                None | Some("false") => false,
+                Some("true") => true,
+                Some(x) => return Err(r.syntax("", v, format!("covered=\"{x}\""))),
+            };
+            (r.ints(v, ctx)?, covered)
+        }
+        None => {
+            let mut all = std::collections::BTreeSet::new();
+            for e in &items {
+                if let Expr::Var(v) = e {
+                    all.extend(r.model.domain(*v).values().map(i64::from));
+                }
+            }
+            (all.into_iter().collect(), false)
+        }
+    };
+    let mut distinct = values.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() != values.len() {
+        return Err(r.syntax("", node, "the values of <precedence> repeat"));
+    }
+    r.push(
+        node,
+        Precedence {
+            items,
+            values,
+            covered,
+        },
+    )
 }

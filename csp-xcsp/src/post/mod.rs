@@ -265,6 +265,19 @@ impl<'m, 'l> Poster<'m, 'l> {
         Ok(Some(v))
     }
 
+    /// A fresh auxiliary variable over these values.
+    pub(crate) fn var_over(&mut self, values: BTreeSet<i32>) -> Result<VarId> {
+        let domain = Domain::from_values(values).map_err(|e| self.err(e))?;
+        Ok(self.new_aux(domain))
+    }
+
+    /// A fresh auxiliary variable over `lo..=hi`.
+    pub(crate) fn new_var(&mut self, lo: i64, hi: i64) -> Result<VarId> {
+        let fit = |x: i64| i32::try_from(x).map_err(|_| self.invalid(format!("{x} does not fit 32 bits")));
+        let domain = Domain::range(fit(lo)?, fit(hi)?).map_err(|e| self.err(e))?;
+        Ok(self.new_aux(domain))
+    }
+
     fn new_aux(&mut self, domain: Domain) -> VarId {
         let name = format!("aux#{}", self.aux_count);
         self.aux_count += 1;
@@ -335,6 +348,18 @@ impl<'m, 'l> Poster<'m, 'l> {
         Ok(v)
     }
 
+    /// Whether `f` is a function of at most three variables with few combinations of values:
+    /// one an auxiliary variable and a generated table ([`Poster::var_of`]) capture exactly,
+    /// with arc consistency.
+    pub(crate) fn small_function(&self, f: &Expr) -> bool {
+        let vars = f.variables();
+        vars.len() <= 3
+            && vars
+                .iter()
+                .fold(1u128, |n, &v| n.saturating_mul(self.dom_len(v) as u128))
+                <= AUX_ENUMERATION
+    }
+
     /// Variables for each expression of a list.
     pub(crate) fn vars_of(&mut self, items: &[Expr]) -> Result<Vec<VarId>> {
         items.iter().map(|e| self.var_of(e)).collect()
@@ -352,9 +377,7 @@ impl<'m, 'l> Poster<'m, 'l> {
         if let (CmpOp::Eq, Operand::Var(y)) = (cond.op, &cond.operand) {
             return Ok(*y);
         }
-        let fit = |x: i64| i32::try_from(x).map_err(|_| self.invalid(format!("{x} does not fit 32 bits")));
-        let domain = Domain::range(fit(lo)?, fit(hi)?).map_err(|e| self.err(e))?;
-        let v = self.new_aux(domain);
+        let v = self.new_var(lo, hi)?;
         self.condition(Expr::Var(v), cond)?;
         Ok(v)
     }

@@ -6,10 +6,11 @@
 
 use csp_core::{Expr, VarId};
 
+pub(crate) use super::tokens;
 use super::{Reader, looks_numeric};
 use crate::error::Result;
 use crate::ir::{CmpOp, Condition, Operand};
-use crate::read::variables::MAX_VARIABLES;
+use crate::limits::MAX_VARIABLES;
 use crate::xml::Node;
 
 /// The arguments a `group` or `slide` hands its template.
@@ -17,32 +18,6 @@ pub(crate) struct Ctx<'c> {
     pub(crate) args: &'c [Expr],
     /// Where `%...` starts: one past the largest `%i` of the template.
     pub(crate) rest: usize,
-}
-
-/// Splits `text` on whitespace outside parentheses; the pieces are slices of `text`.
-pub(crate) fn tokens(text: &str) -> Vec<&str> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut start: Option<usize> = None;
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'(' => depth += 1,
-            b')' => depth -= 1,
-            _ => {}
-        }
-        if b.is_ascii_whitespace() && depth <= 0 {
-            if let Some(s) = start.take() {
-                out.push(&text[s..i]);
-            }
-        } else if start.is_none() {
-            start = Some(i);
-        }
-    }
-    if let Some(s) = start {
-        out.push(&text[s..]);
-    }
-    out
 }
 
 /// The largest `%i` in the text of `node` and its descendants, if any.

@@ -6,8 +6,8 @@
 //!   arguments of `<group>` and `<slide>`;
 //! - [`expr`]: the functional expressions of `<intension>`.
 //!
-//! The constraints themselves are read by their families (`crate::constraints`), and the
-//! document is walked by `crate::walk`.
+//! The constraints themselves are read by their families (the `constraints` module), and
+//! the document is walked by the `walk` module.
 
 pub(crate) mod expr;
 pub(crate) mod lists;
@@ -174,6 +174,32 @@ impl<'d, 'a, 'l> Reader<'d, 'a, 'l> {
             Some(s) => self.int(s.trim(), node),
         }
     }
+}
+
+/// Splits `text` on whitespace outside parentheses; the pieces are slices of `text`.
+pub(crate) fn tokens(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start: Option<usize> = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            _ => {}
+        }
+        if b.is_ascii_whitespace() && depth <= 0 {
+            if let Some(s) = start.take() {
+                out.push(&text[s..i]);
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(s) = start {
+        out.push(&text[s..]);
+    }
+    out
 }
 
 /// Whether `s` is written as an integer: an optional sign, then digits.

@@ -7,6 +7,7 @@ use csp_core::{Domain, VarId};
 
 use super::{Named, Reader};
 use crate::error::{Error, Result};
+use crate::limits::MAX_VARIABLES;
 use crate::xml::Node;
 
 /// The widest span a domain may have (`max - min + 1`): csp-core's limit.
@@ -24,9 +25,6 @@ const BITS_PER_VALUE: i64 = 64;
 
 /// The most bits all the domains of an instance may take together (1 GiB).
 const MAX_TOTAL_BITS: i64 = 1 << 33;
-
-/// The most variables an instance may declare.
-pub const MAX_VARIABLES: usize = 1 << 25;
 
 /// A declared array: its shape and its cells in row-major order (`None`: no domain, the
 /// cell does not exist).
@@ -144,7 +142,7 @@ impl<'d, 'a> Reader<'d, 'a, '_> {
 
     /// A domain: values and intervals (`0..3 5 8..9`).
     pub(crate) fn domain(&self, text: &str, node: Node) -> Result<Domain> {
-        let toks = super::lists::tokens(text);
+        let toks = super::tokens(text);
         if toks.is_empty() {
             return Err(self.syntax(text, node, "an empty domain"));
         }
@@ -256,7 +254,7 @@ impl<'d, 'a> Reader<'d, 'a, '_> {
                     }
                     continue;
                 }
-                for t in super::lists::tokens(target) {
+                for t in super::tokens(target) {
                     let (name, _) = split_name(t);
                     if name != id {
                         return Err(self.syntax(t, d, format!("`{t}` is not a cell of array `{id}`")));

@@ -78,39 +78,42 @@ pub(crate) fn post_intension(model: &mut Model, expr: &Expr) -> Result<(), Model
 
 /// `sum(terms) kind` for a comparison or set membership between linear expressions.
 pub(crate) fn linear_shape(expr: &Expr) -> Option<(Vec<(i64, VarId)>, LinearKind)> {
-    let Expr::Call(op, args) = expr else {
-        return None;
-    };
-    let mut terms = Vec::new();
-    let mut constant = 0i128;
-    let kind = match op {
-        ExprOp::In | ExprOp::NotIn => {
-            linear_terms(&args[0], 1, &mut terms, &mut constant)?;
-            membership_kind(*op, &args[1], constant)?
-        }
-        ExprOp::Lt | ExprOp::Le | ExprOp::Ge | ExprOp::Gt | ExprOp::Eq | ExprOp::Ne if args.len() == 2 => {
-            linear_terms(&args[0], 1, &mut terms, &mut constant)?;
-            linear_terms(&args[1], -1, &mut terms, &mut constant)?;
-            // sum(terms) + constant op 0, that is sum(terms) op -constant.
-            comparison_kind(*op, -constant)
-        }
-        _ => return None,
-    };
-    merged_coefficients_fit(&terms).then_some((terms, kind))
-}
-
-/// Whether the coefficients of `terms`, summed per variable, fit `i64` as the linear
-/// constraints need; otherwise (`add(x, mul(9223372036854775807, x))`) the general path
-/// evaluates the expression exactly.
-fn merged_coefficients_fit(terms: &[(i64, VarId)]) -> bool {
+    let (terms, kind) = linear_terms_and_kind(expr)?;
+    // A variable's coefficients merged must fit 64 bits, else the expression is posted
+    // another way (exactly, with weaker pruning).
     let mut merged: Vec<(i128, VarId)> = Vec::with_capacity(terms.len());
-    for &(c, v) in terms {
+    for &(c, v) in &terms {
         match merged.iter_mut().find(|t| t.1 == v) {
             Some(t) => t.0 += i128::from(c),
             None => merged.push((i128::from(c), v)),
         }
     }
-    merged.iter().all(|t| i64::try_from(t.0).is_ok())
+    merged
+        .iter()
+        .all(|&(c, _)| i64::try_from(c).is_ok())
+        .then_some((terms, kind))
+}
+
+/// [`linear_shape`] before the merged coefficients are checked.
+fn linear_terms_and_kind(expr: &Expr) -> Option<(Vec<(i64, VarId)>, LinearKind)> {
+    let Expr::Call(op, args) = expr else {
+        return None;
+    };
+    let mut terms = Vec::new();
+    let mut constant = 0i128;
+    match op {
+        ExprOp::In | ExprOp::NotIn => {
+            linear_terms(&args[0], 1, &mut terms, &mut constant)?;
+            Some((terms, membership_kind(*op, &args[1], constant)?))
+        }
+        ExprOp::Lt | ExprOp::Le | ExprOp::Ge | ExprOp::Gt | ExprOp::Eq | ExprOp::Ne if args.len() == 2 => {
+            linear_terms(&args[0], 1, &mut terms, &mut constant)?;
+            linear_terms(&args[1], -1, &mut terms, &mut constant)?;
+            // sum(terms) + constant op 0, that is sum(terms) op -constant.
+            Some((terms, comparison_kind(*op, -constant)))
+        }
+        _ => None,
+    }
 }
 
 /// `sum op rhs` for a comparison operator (`lt`, `le`, `ge`, `gt`, `eq`, `ne`).

@@ -19,15 +19,24 @@ impl Solver<'_> {
         self.stats.max_depth = self.stats.max_depth.max(self.state.frames.len() as u64);
         let top = self.state.frames.last_mut().expect("a frame");
         top.open = true;
-        self.decide(var, value)
+        let level = self.state.frames.len() - 1;
+        self.note_decision(level);
+        self.decide(var, value, level)
     }
 
-    /// The decision `var = value` and its inference, without the node's bookkeeping:
-    /// also how a level is replayed (`recompute.rs`). Returns `false` if it failed.
+    /// The decision `var = value` at `level` and its inference, without the node's
+    /// bookkeeping: also how a level is replayed (`recompute.rs`). Returns `false` if it
+    /// failed.
     #[inline]
-    pub(super) fn decide(&mut self, var: VarId, value: i32) -> bool {
+    pub(super) fn decide(&mut self, var: VarId, value: i32, level: usize) -> bool {
         let removed = self.store.fix(var, value);
         self.mark_assigned(var, value);
+        // Optimising: the objective's bound prunes first, so that the inference below
+        // propagates from it (`branch_and_bound.rs`).
+        let Some(cut) = self.prune_to_bound(level) else {
+            return false;
+        };
+        let removed = removed + cut;
         // Under MAC, a forced assignment that removed nothing changes no domain, and `var`
         // was the lowest forced variable (the fast selections take the first).
         let unchanged = removed == 0 && self.plan.mac;

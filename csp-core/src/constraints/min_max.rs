@@ -1,0 +1,114 @@
+//! `minimum` and `maximum`: `result = min(list)` or `max(list)`. Bounds both ways, the
+//! result keeps only values some variable can take, and when a single variable can still
+//! reach the result's range, it is the one that takes the result's value.
+
+use crate::constraints::exact_once_complete;
+use crate::constraints::scope::Arg;
+use crate::constraints::scratch::with_scratch;
+use crate::constraints::{bounds, forward_check_last, retain_range, retain_where};
+use crate::propagation::{Conflict, Event, PropagationContext, Propagator};
+use crate::var::VarId;
+
+/// `result = min(list)`, or `max(list)` when `is_max`.
+#[derive(Clone, Debug)]
+pub(crate) struct MinMax {
+    scope: Vec<VarId>,
+    list: Vec<Arg>,
+    result: Arg,
+    is_max: bool,
+}
+
+impl MinMax {
+    pub(crate) fn new(scope: Vec<VarId>, list: Vec<Arg>, result: Arg, is_max: bool) -> MinMax {
+        MinMax {
+            scope,
+            list,
+            result,
+            is_max,
+        }
+    }
+}
+
+impl Propagator for MinMax {
+    fn variables(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn check(&self, values: &[i32]) -> bool {
+        let all = self.list.iter().map(|x| x.value(values));
+        let extreme = if self.is_max { all.max() } else { all.min() };
+        extreme == Some(self.result.value(values))
+    }
+
+    fn propagate(&self, ctx: &mut PropagationContext<'_>, _event: Event) -> Result<(), Conflict> {
+        let m = self.result.var;
+        // The hull of the extreme: [min of mins, min of maxes] for min, and the mirror.
+        let (mut lo, mut hi) = if self.is_max {
+            (i64::MIN, i64::MIN)
+        } else {
+            (i64::MAX, i64::MAX)
+        };
+        for x in &self.list {
+            let (a, b) = bounds(ctx, x.var)?;
+            if self.is_max {
+                lo = lo.max(a);
+                hi = hi.max(b);
+            } else {
+                lo = lo.min(a);
+                hi = hi.min(b);
+            }
+        }
+        retain_range(ctx, m, lo, hi)?;
+        with_scratch(|s| {
+            s.values.clear();
+            s.values.extend(
+                ctx.values(m)
+                    .filter(|&a| self.list.iter().any(|x| ctx.contains(x.var, a))),
+            );
+            if s.values.len() < ctx.size(m) as usize {
+                let kept = &s.values;
+                retain_where(ctx, m, |a| kept.binary_search(&a).is_ok())?;
+            }
+            Ok(())
+        })?;
+        let (m_lo, m_hi) = bounds(ctx, m)?;
+        // Every variable is on the right side of the result.
+        for x in &self.list {
+            if self.is_max {
+                retain_range(ctx, x.var, i64::MIN, m_hi)?;
+            } else {
+                retain_range(ctx, x.var, m_lo, i64::MAX)?;
+            }
+        }
+        // The variables that can still be the extreme.
+        let reaches = |ctx: &PropagationContext<'_>, x: VarId| -> Result<bool, Conflict> {
+            let (a, b) = bounds(ctx, x)?;
+            Ok(if self.is_max { b >= m_lo } else { a <= m_hi })
+        };
+        let mut only = None;
+        for x in &self.list {
+            if reaches(ctx, x.var)? {
+                if only.is_some_and(|v| v != x.var) {
+                    only = None;
+                    break;
+                }
+                only = Some(x.var);
+            }
+        }
+        if let Some(x) = only.filter(|&x| x != m) {
+            with_scratch(|s| {
+                s.values.clear();
+                s.values.extend(ctx.values(m));
+                let kept = &s.values;
+                retain_where(ctx, x, |a| kept.binary_search(&a).is_ok())
+            })?;
+        }
+        forward_check_last(ctx, &self.scope, |values| self.check(values))
+    }
+
+    exact_once_complete!();
+
+    fn name(&self) -> &str {
+        if self.is_max { "maximum" } else { "minimum" }
+    }
+}

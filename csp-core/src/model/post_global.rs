@@ -1,0 +1,679 @@
+//! Posting the XCSP3-core global constraints (see `crate::constraints` and
+//! `docs/constraints.md`): validation of the arguments, the scope of distinct variables,
+//! and the choice of propagators or of a decomposition into other constraints.
+
+use crate::constraints::all_different_except::AllDifferentExcept;
+use crate::constraints::all_equal::AllEqual;
+use crate::constraints::bin_packing::BinPacking;
+use crate::constraints::channel::{Channel, ChannelValue};
+use crate::constraints::circuit::Circuit;
+use crate::constraints::count::{Among, CountVar, NValues};
+use crate::constraints::distinct_lists::DistinctLists;
+use crate::constraints::layered::{Automaton, LayeredGraph, Machine, Mdd};
+use crate::constraints::lex::Lex;
+use crate::constraints::linear::LinearKind;
+use crate::constraints::min_max::MinMax;
+use crate::constraints::precedence::Precedence;
+use crate::constraints::scheduling::{Cumulative, NoOverlap, NoOverlapBoxes, Task};
+use crate::constraints::scope::{Arg, ScopeBuilder, Term};
+use crate::constraints::{Order, Strength, check_scope};
+use crate::error::ModelError;
+use crate::model::Model;
+use crate::var::{IntOrVar, VarId};
+
+/// `ModelError::InvalidConstraint` for `constraint`.
+pub(crate) fn invalid(constraint: &'static str, reason: impl Into<String>) -> ModelError {
+    ModelError::InvalidConstraint {
+        constraint,
+        reason: reason.into(),
+    }
+}
+
+/// The values sorted, or an error naming the first one listed twice.
+fn distinct_values(constraint: &'static str, values: &[i32]) -> Result<Vec<i32>, ModelError> {
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable();
+    match sorted.windows(2).find(|w| w[0] == w[1]) {
+        Some(w) => Err(invalid(constraint, format!("the value {} is listed twice", w[0]))),
+        None => Ok(sorted),
+    }
+}
+
+/// The values sorted, repeats dropped.
+fn value_set(values: &[i32]) -> Vec<i32> {
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    sorted
+}
+
+/// Lists of one length, none empty; returns the length.
+fn same_lengths(
+    constraint: &'static str,
+    what: &'static str,
+    lists: &[Vec<VarId>],
+) -> Result<usize, ModelError> {
+    let Some(first) = lists.first() else {
+        return Err(invalid(constraint, "no list is given"));
+    };
+    if first.is_empty() {
+        return Err(invalid(constraint, "a list is empty"));
+    }
+    if let Some(other) = lists.iter().find(|l| l.len() != first.len()) {
+        return Err(ModelError::LengthMismatch {
+            what,
+            expected: first.len(),
+            found: other.len(),
+        });
+    }
+    Ok(first.len())
+}
+
+impl Model {
+    /// Posts `allEqual`: every variable of `vars` takes the same value (generalised arc
+    /// consistency).
+    pub fn all_equal(&mut self, vars: &[VarId]) -> Result<(), ModelError> {
+        check_scope("allEqual", vars.iter().copied(), self.num_vars())?;
+        let mut scope = ScopeBuilder::new();
+        scope.list(vars);
+        let scope = scope.finish();
+        if scope.len() > 1 {
+            self.add_propagator(AllEqual::new(scope))?;
+        }
+        Ok(())
+    }
+
+    /// Posts `allDifferent` with excepted values: the variables take pairwise distinct
+    /// values, except that any number of them may take a value of `except`. A variable
+    /// listed twice must take an excepted value.
+    pub fn all_different_except(&mut self, vars: &[VarId], except: &[i32]) -> Result<(), ModelError> {
+        check_scope("allDifferent", vars.iter().copied(), self.num_vars())?;
+        let except = value_set(except);
+        let mut scope = ScopeBuilder::new();
+        let args = scope.list(vars);
+        let scope = scope.finish();
+        if scope.len() < vars.len() {
+            for (i, a) in args.iter().enumerate() {
+                if args[..i].iter().any(|b| b.var == a.var) {
+                    self.restrict(a.var, |v| except.binary_search(&v).is_ok())?;
+                }
+            }
+        }
+        if scope.len() > 1 {
+            self.add_propagator(AllDifferentExcept::new(scope, except))?;
+        }
+        Ok(())
+    }
+
+    /// Posts `allDifferent` over lists: the lists (of one length, not empty) are pairwise
+    /// distinct as tuples.
+    pub fn all_different_lists(&mut self, lists: &[Vec<VarId>]) -> Result<(), ModelError> {
+        same_lengths("allDifferent", "allDifferent list", lists)?;
+        check_scope("allDifferent", lists.iter().flatten().copied(), self.num_vars())?;
+        if lists.len() < 2 {
+            return Ok(());
+        }
+        let mut scope = ScopeBuilder::new();
+        let args: Vec<Vec<Arg>> = lists.iter().map(|l| scope.list(l)).collect();
+        self.add_propagator(DistinctLists::new(scope.finish(), args))?;
+        Ok(())
+    }
+
+    /// Posts `ordered`: `vars[i] + lengths[i] order vars[i + 1]` for each consecutive
+    /// pair (`lengths`: `None` for none, else one per pair, `vars.len() - 1` of them).
+    /// Posted as one linear constraint per pair (binary ones get arc consistency).
+    pub fn ordered(
+        &mut self,
+        vars: &[VarId],
+        lengths: Option<&[IntOrVar]>,
+        order: Order,
+    ) -> Result<(), ModelError> {
+        check_scope("ordered", vars.iter().copied(), self.num_vars())?;
+        let pairs = vars.len() - 1;
+        if let Some(lengths) = lengths {
+            if lengths.len() != pairs {
+                return Err(ModelError::LengthMismatch {
+                    what: "ordered lengths",
+                    expected: pairs,
+                    found: lengths.len(),
+                });
+            }
+            for l in lengths {
+                match *l {
+                    IntOrVar::Var(v) => self.validate_var(v)?,
+                    IntOrVar::Int(c) => fits_32("ordered", c)?,
+                }
+            }
+        }
+        for i in 0..pairs {
+            // x + len - y  within  (-inf, 0] for <=, (-inf, -1] for <, [0, inf) for >=, [1, inf) for >.
+            let mut terms = vec![(1, vars[i]), (-1, vars[i + 1])];
+            let mut shift = 0i128;
+            match lengths.map(|l| l[i]) {
+                Some(IntOrVar::Var(l)) => terms.push((1, l)),
+                Some(IntOrVar::Int(c)) => shift = i128::from(c),
+                None => {}
+            }
+            let kind = match order {
+                Order::Le => LinearKind::Range(i128::MIN, -shift),
+                Order::Lt => LinearKind::Range(i128::MIN, -shift - 1),
+                Order::Ge => LinearKind::Range(-shift, i128::MAX),
+                Order::Gt => LinearKind::Range(1 - shift, i128::MAX),
+            };
+            self.post_linear_kind("ordered", &terms, kind)?;
+        }
+        Ok(())
+    }
+
+    /// Posts `lex`: each list is lexicographically `order` the next (`Lt`: strictly
+    /// smaller, `Le`, `Ge`, `Gt`). Lists of one length, not empty. Generalised arc
+    /// consistency on each consecutive pair.
+    pub fn lex(&mut self, lists: &[Vec<VarId>], order: Order) -> Result<(), ModelError> {
+        same_lengths("lex", "lex list", lists)?;
+        check_scope("lex", lists.iter().flatten().copied(), self.num_vars())?;
+        for pair in lists.windows(2) {
+            let (x, y) = if order.is_decreasing() {
+                (&pair[1], &pair[0])
+            } else {
+                (&pair[0], &pair[1])
+            };
+            let mut scope = ScopeBuilder::new();
+            let (x, y) = (scope.list(x), scope.list(y));
+            self.add_propagator(Lex::new(scope.finish(), x, y, order.is_strict()))?;
+        }
+        Ok(())
+    }
+
+    /// Posts `lex` on a matrix: its rows, and its columns, are each lexicographically
+    /// `order` the next.
+    pub fn lex_matrix(&mut self, rows: &[Vec<VarId>], order: Order) -> Result<(), ModelError> {
+        let width = same_lengths("lex", "lex matrix row", rows)?;
+        check_scope("lex", rows.iter().flatten().copied(), self.num_vars())?;
+        self.lex(rows, order)?;
+        let columns: Vec<Vec<VarId>> = (0..width).map(|j| rows.iter().map(|r| r[j]).collect()).collect();
+        self.lex(&columns, order)
+    }
+
+    /// Posts `precedence`: for consecutive values `values[k]`, `values[k + 1]`, if some
+    /// variable takes `values[k + 1]`, an earlier one takes `values[k]`; `covered`: every
+    /// value of `values` is taken. `values` distinct.
+    pub fn precedence(&mut self, vars: &[VarId], values: &[i32], covered: bool) -> Result<(), ModelError> {
+        check_scope("precedence", vars.iter().copied(), self.num_vars())?;
+        distinct_values("precedence", values)?;
+        if values.is_empty() {
+            return Ok(());
+        }
+        let mut scope = ScopeBuilder::new();
+        let args = scope.list(vars);
+        let at = args.iter().map(|a| a.at).collect();
+        self.add_propagator(Precedence::new(
+            scope.finish(),
+            vars.to_vec(),
+            at,
+            values.to_vec(),
+            covered,
+        ))?;
+        Ok(())
+    }
+
+    /// Posts `count` (and `among`): `counter = #{i : vars[i] in values}`.
+    pub fn count(&mut self, vars: &[VarId], values: &[i32], counter: VarId) -> Result<(), ModelError> {
+        check_scope("count", vars.iter().copied(), self.num_vars())?;
+        self.validate_var(counter)?;
+        let mut scope = ScopeBuilder::new();
+        let list = scope.list(vars);
+        let counter = scope.list(&[counter])[0];
+        self.add_propagator(Among::new(scope.finish(), list, value_set(values), counter))?;
+        Ok(())
+    }
+
+    /// Posts `count` with a variable value: `counter = #{i : vars[i] == value}`.
+    pub fn count_var(&mut self, vars: &[VarId], value: VarId, counter: VarId) -> Result<(), ModelError> {
+        check_scope("count", vars.iter().copied(), self.num_vars())?;
+        self.validate_var(value)?;
+        self.validate_var(counter)?;
+        let mut scope = ScopeBuilder::new();
+        let list = scope.list(vars);
+        let more = scope.list(&[value, counter]);
+        self.add_propagator(CountVar::new(scope.finish(), list, more[0], more[1]))?;
+        Ok(())
+    }
+
+    /// Posts `nValues`: `counter` is the number of distinct values the variables take,
+    /// values of `except` not counted.
+    pub fn n_values(&mut self, vars: &[VarId], except: &[i32], counter: VarId) -> Result<(), ModelError> {
+        check_scope("nValues", vars.iter().copied(), self.num_vars())?;
+        self.validate_var(counter)?;
+        let mut scope = ScopeBuilder::new();
+        let list = scope.list(vars);
+        let counter = scope.list(&[counter])[0];
+        self.add_propagator(NValues::new(scope.finish(), list, value_set(except), counter))?;
+        Ok(())
+    }
+
+    /// Posts `cardinality`: `occurs[j] = #{i : vars[i] == values[j]}` (values distinct);
+    /// `closed`: every variable takes one of `values`. Posted as one `count` per value, plus
+    /// the sum of the occurrences (`== vars.len()` when closed, `<=` otherwise).
+    pub fn cardinality(
+        &mut self,
+        vars: &[VarId],
+        values: &[i32],
+        occurs: &[VarId],
+        closed: bool,
+    ) -> Result<(), ModelError> {
+        check_scope("cardinality", vars.iter().copied(), self.num_vars())?;
+        if values.len() != occurs.len() {
+            return Err(ModelError::LengthMismatch {
+                what: "cardinality occurs",
+                expected: values.len(),
+                found: occurs.len(),
+            });
+        }
+        let sorted = distinct_values("cardinality", values)?;
+        for &o in occurs {
+            self.validate_var(o)?;
+        }
+        if closed {
+            for &x in vars {
+                self.restrict(x, |a| sorted.binary_search(&a).is_ok())?;
+            }
+        }
+        for (&value, &o) in values.iter().zip(occurs) {
+            self.count(vars, &[value], o)?;
+        }
+        if !occurs.is_empty() {
+            let n = vars.len() as i128;
+            let terms: Vec<(i64, VarId)> = occurs.iter().map(|&o| (1, o)).collect();
+            let kind = if closed {
+                LinearKind::Range(n, n)
+            } else {
+                LinearKind::Range(i128::MIN, n)
+            };
+            self.post_linear_kind("cardinality", &terms, kind)?;
+        }
+        Ok(())
+    }
+
+    /// Posts `minimum`: `result = min(vars)`.
+    pub fn minimum(&mut self, vars: &[VarId], result: VarId) -> Result<(), ModelError> {
+        self.post_min_max("minimum", vars, result, false)
+    }
+
+    /// Posts `maximum`: `result = max(vars)`.
+    pub fn maximum(&mut self, vars: &[VarId], result: VarId) -> Result<(), ModelError> {
+        self.post_min_max("maximum", vars, result, true)
+    }
+
+    fn post_min_max(
+        &mut self,
+        what: &'static str,
+        vars: &[VarId],
+        result: VarId,
+        is_max: bool,
+    ) -> Result<(), ModelError> {
+        check_scope(what, vars.iter().copied(), self.num_vars())?;
+        self.validate_var(result)?;
+        let mut scope = ScopeBuilder::new();
+        let list = scope.list(vars);
+        let result = scope.list(&[result])[0];
+        self.add_propagator(MinMax::new(scope.finish(), list, result, is_max))?;
+        Ok(())
+    }
+
+    /// Posts `channel` on one list: `xs[i] = j + start <=> xs[j] = i + start` (an
+    /// involution). Each variable keeps the values `start..start + xs.len()`.
+    pub fn channel_self(&mut self, xs: &[VarId], start: i32) -> Result<(), ModelError> {
+        check_scope("channel", xs.iter().copied(), self.num_vars())?;
+        self.within_indices(xs, start, xs.len())?;
+        let mut scope = ScopeBuilder::new();
+        let args = scope.list(xs);
+        let start = i64::from(start);
+        self.add_propagator(Channel::new(
+            scope.finish(),
+            args.clone(),
+            start,
+            args,
+            start,
+            true,
+        ))?;
+        self.implied_all_different(xs)
+    }
+
+    /// Posts `channel` on two lists: `xs[i] = j + start_y => ys[j] = i + start_x`, and the
+    /// converse when the lists have one length (`xs` may not be longer than `ys`). With the
+    /// all-different that the lists imply, generalised arc consistency for lists of one
+    /// length.
+    pub fn channel(
+        &mut self,
+        xs: &[VarId],
+        start_x: i32,
+        ys: &[VarId],
+        start_y: i32,
+    ) -> Result<(), ModelError> {
+        check_scope("channel", xs.iter().copied(), self.num_vars())?;
+        check_scope("channel", ys.iter().copied(), self.num_vars())?;
+        if xs.len() > ys.len() {
+            return Err(invalid(
+                "channel",
+                format!(
+                    "the first list ({}) is longer than the second ({})",
+                    xs.len(),
+                    ys.len()
+                ),
+            ));
+        }
+        let both_ways = xs.len() == ys.len();
+        self.within_indices(xs, start_y, ys.len())?;
+        if both_ways {
+            self.within_indices(ys, start_x, xs.len())?;
+        }
+        let mut scope = ScopeBuilder::new();
+        let (x, y) = (scope.list(xs), scope.list(ys));
+        self.add_propagator(Channel::new(
+            scope.finish(),
+            x,
+            i64::from(start_x),
+            y,
+            i64::from(start_y),
+            both_ways,
+        ))?;
+        self.implied_all_different(xs)
+    }
+
+    /// Posts `channel` between 0/1 variables and a value: `bools[i] = 1 <=> value = i +
+    /// start`, so exactly one of `bools` is 1 (generalised arc consistency).
+    pub fn channel_value(&mut self, bools: &[VarId], start: i32, value: VarId) -> Result<(), ModelError> {
+        check_scope("channel", bools.iter().copied(), self.num_vars())?;
+        self.validate_var(value)?;
+        for &b in bools {
+            self.restrict(b, |a| a == 0 || a == 1)?;
+        }
+        self.within_indices(&[value], start, bools.len())?;
+        let mut scope = ScopeBuilder::new();
+        let args = scope.list(bools);
+        let value = scope.list(&[value])[0];
+        self.add_propagator(ChannelValue::new(scope.finish(), args, i64::from(start), value))?;
+        Ok(())
+    }
+
+    /// Posts `regular`: the values of `vars`, in order, spell a word that `automaton`
+    /// (deterministic or not) accepts. Generalised arc consistency on the automaton
+    /// unrolled over the sequence (O(edges) per run).
+    pub fn regular(&mut self, vars: &[VarId], automaton: &Automaton) -> Result<(), ModelError> {
+        check_scope("regular", vars.iter().copied(), self.num_vars())?;
+        automaton.validate()?;
+        let mut accepting = vec![false; automaton.states];
+        for &f in &automaton.finals {
+            accepting[f] = true;
+        }
+        let machine = Machine {
+            states: automaton.states,
+            start: automaton.start,
+            accepting: &accepting,
+            transitions: &automaton.transitions,
+        };
+        self.post_layered("regular", vars, machine)
+    }
+
+    /// Posts `mdd`: the values of `vars`, in order, label a path from the root of `mdd` to
+    /// its terminal, which must lie at depth `vars.len()`. Generalised arc consistency, as
+    /// for [`Model::regular`].
+    pub fn mdd(&mut self, vars: &[VarId], mdd: &Mdd) -> Result<(), ModelError> {
+        check_scope("mdd", vars.iter().copied(), self.num_vars())?;
+        let depth = mdd.depth()?;
+        if depth != vars.len() {
+            return Err(invalid(
+                "mdd",
+                format!(
+                    "the diagram has {depth} layers of edges, for {} variables",
+                    vars.len()
+                ),
+            ));
+        }
+        let mut accepting = vec![false; mdd.nodes];
+        accepting[mdd.terminal] = true;
+        let machine = Machine {
+            states: mdd.nodes,
+            start: mdd.root,
+            accepting: &accepting,
+            transitions: &mdd.transitions,
+        };
+        self.post_layered("mdd", vars, machine)
+    }
+
+    fn post_layered(
+        &mut self,
+        name: &'static str,
+        vars: &[VarId],
+        machine: Machine<'_>,
+    ) -> Result<(), ModelError> {
+        let mut scope = ScopeBuilder::new();
+        let seq = scope.list(vars);
+        let graph = LayeredGraph::unroll(
+            scope.finish(),
+            seq,
+            machine,
+            |i, a| self.domain(vars[i]).contains(a),
+            name,
+        );
+        self.add_propagator(graph)?;
+        Ok(())
+    }
+
+    /// Posts `circuit`: `succ[i] = j + start` makes `j` the successor of `i`; loops
+    /// (`succ[i] = i + start`) leave `i` off the circuit, and the other arcs form exactly
+    /// one cycle of at least two vertices (so not every vertex loops); `size`: its number of
+    /// vertices. Posted as a GAC all-different on the successors and a propagator that
+    /// follows the chains of fixed arcs (no sub-tour).
+    pub fn circuit(&mut self, succ: &[VarId], start: i32, size: Option<IntOrVar>) -> Result<(), ModelError> {
+        check_scope("circuit", succ.iter().copied(), self.num_vars())?;
+        match size {
+            Some(IntOrVar::Var(v)) => self.validate_var(v)?,
+            Some(IntOrVar::Int(c)) => fits_32("circuit", c)?,
+            None => {}
+        }
+        self.within_indices(succ, start, succ.len())?;
+        let mut scope = ScopeBuilder::new();
+        let args = scope.list(succ);
+        let size = size.map(|t| scope.term(t));
+        self.add_propagator(Circuit::new(scope.finish(), args, i64::from(start), size))?;
+        self.implied_all_different(succ)
+    }
+
+    /// Posts `noOverlap` on one machine: for `i != j`, `origins[i] + lengths[i] <=
+    /// origins[j]` or `origins[j] + lengths[j] <= origins[i]`; `zero_ignored`: a task of
+    /// length 0 overlaps nothing (XCSP3's default). Lengths are non-negative (variables
+    /// keep their non-negative values). Time-tabling and the pairwise disjunctive rule.
+    pub fn no_overlap(
+        &mut self,
+        origins: &[VarId],
+        lengths: &[IntOrVar],
+        zero_ignored: bool,
+    ) -> Result<(), ModelError> {
+        check_scope("noOverlap", origins.iter().copied(), self.num_vars())?;
+        let mut scope = ScopeBuilder::new();
+        let tasks = self.tasks("noOverlap", &mut scope, origins, lengths, None)?;
+        self.add_propagator(NoOverlap::new(scope.finish(), tasks, zero_ignored))?;
+        Ok(())
+    }
+
+    /// Posts `noOverlap` for boxes: `origins[i][d]` and `lengths[i][d]` place box `i` along
+    /// dimension `d` (every box has the same number of dimensions); for `i != j` some
+    /// dimension separates them. `zero_ignored`: a box with a length 0 in some dimension
+    /// overlaps nothing. Pairwise: no way apart fails, a single way is enforced.
+    pub fn no_overlap_boxes(
+        &mut self,
+        origins: &[Vec<VarId>],
+        lengths: &[Vec<IntOrVar>],
+        zero_ignored: bool,
+    ) -> Result<(), ModelError> {
+        let dims = same_lengths("noOverlap", "noOverlap box origins", origins)?;
+        check_scope("noOverlap", origins.iter().flatten().copied(), self.num_vars())?;
+        if lengths.len() != origins.len() {
+            return Err(ModelError::LengthMismatch {
+                what: "noOverlap box lengths",
+                expected: origins.len(),
+                found: lengths.len(),
+            });
+        }
+        let mut scope = ScopeBuilder::new();
+        let mut boxes = Vec::with_capacity(origins.len());
+        for (o, l) in origins.iter().zip(lengths) {
+            if l.len() != dims {
+                return Err(ModelError::LengthMismatch {
+                    what: "noOverlap box lengths",
+                    expected: dims,
+                    found: l.len(),
+                });
+            }
+            boxes.push(self.tasks("noOverlap", &mut scope, o, l, None)?);
+        }
+        self.add_propagator(NoOverlapBoxes::new(scope.finish(), boxes, zero_ignored))?;
+        Ok(())
+    }
+
+    /// Posts `cumulative`: at every time `t`, the heights of the tasks with `origins[i] <=
+    /// t < origins[i] + lengths[i]` add up to at most `peak`; `exact`: and the largest such
+    /// sum equals `peak`. Lengths and heights are non-negative (variables keep their
+    /// non-negative values). Time-tabling and the pairwise rule for tasks too high to run
+    /// together.
+    pub fn cumulative(
+        &mut self,
+        origins: &[VarId],
+        lengths: &[IntOrVar],
+        heights: &[IntOrVar],
+        peak: IntOrVar,
+        exact: bool,
+    ) -> Result<(), ModelError> {
+        check_scope("cumulative", origins.iter().copied(), self.num_vars())?;
+        if heights.len() != origins.len() {
+            return Err(ModelError::LengthMismatch {
+                what: "cumulative heights",
+                expected: origins.len(),
+                found: heights.len(),
+            });
+        }
+        match peak {
+            IntOrVar::Var(v) => self.validate_var(v)?,
+            IntOrVar::Int(c) => fits_32("cumulative", c)?,
+        }
+        let mut scope = ScopeBuilder::new();
+        let tasks = self.tasks("cumulative", &mut scope, origins, lengths, Some(heights))?;
+        let peak = scope.term(peak);
+        self.add_propagator(Cumulative::new(scope.finish(), tasks, peak, exact))?;
+        Ok(())
+    }
+
+    /// Posts `binPacking`: `loads[b]` is the total of `sizes[i]` over the items with
+    /// `bins[i] == first_bin + b`, and every item goes in one of those bins. Sizes are
+    /// non-negative and fit in 32 bits. Load bounds.
+    pub fn bin_packing(
+        &mut self,
+        bins: &[VarId],
+        sizes: &[i64],
+        loads: &[VarId],
+        first_bin: i32,
+    ) -> Result<(), ModelError> {
+        check_scope("binPacking", bins.iter().copied(), self.num_vars())?;
+        check_scope("binPacking", loads.iter().copied(), self.num_vars())?;
+        if sizes.len() != bins.len() {
+            return Err(ModelError::LengthMismatch {
+                what: "binPacking sizes",
+                expected: bins.len(),
+                found: sizes.len(),
+            });
+        }
+        for &size in sizes {
+            fits_32("binPacking", size)?;
+            if size < 0 {
+                return Err(invalid("binPacking", format!("the size {size} is negative")));
+            }
+        }
+        self.within_indices(bins, first_bin, loads.len())?;
+        let mut scope = ScopeBuilder::new();
+        let (b, l) = (scope.list(bins), scope.list(loads));
+        self.add_propagator(BinPacking::new(
+            scope.finish(),
+            b,
+            sizes.to_vec(),
+            l,
+            i64::from(first_bin),
+        ))?;
+        Ok(())
+    }
+
+    /// The tasks of a scheduling constraint, checked: one length (and height) per origin,
+    /// constants non-negative within 32 bits, variables restricted to their non-negative
+    /// values.
+    fn tasks(
+        &mut self,
+        constraint: &'static str,
+        scope: &mut ScopeBuilder,
+        origins: &[VarId],
+        lengths: &[IntOrVar],
+        heights: Option<&[IntOrVar]>,
+    ) -> Result<Vec<Task>, ModelError> {
+        if lengths.len() != origins.len() {
+            return Err(ModelError::LengthMismatch {
+                what: "task lengths",
+                expected: origins.len(),
+                found: lengths.len(),
+            });
+        }
+        for &t in lengths.iter().chain(heights.unwrap_or(&[])) {
+            match t {
+                IntOrVar::Var(v) => self.restrict(v, |a| a >= 0)?,
+                IntOrVar::Int(c) => {
+                    fits_32(constraint, c)?;
+                    if c < 0 {
+                        return Err(invalid(
+                            constraint,
+                            format!("the length or height {c} is negative"),
+                        ));
+                    }
+                }
+            }
+        }
+        let origins = scope.list(origins);
+        Ok((0..origins.len())
+            .map(|i| Task {
+                origin: origins[i],
+                length: scope.term(lengths[i]),
+                height: heights.map_or(Term::Const(1), |h| scope.term(h[i])),
+            })
+            .collect())
+    }
+
+    /// Keeps, at posting, the values `start..start + len` of each variable.
+    fn within_indices(&mut self, vars: &[VarId], start: i32, len: usize) -> Result<(), ModelError> {
+        let (lo, hi) = (i64::from(start), i64::from(start) + len as i64);
+        for &x in vars {
+            self.restrict(x, |a| (lo..hi).contains(&i64::from(a)))?;
+        }
+        Ok(())
+    }
+
+    /// A GAC all-different implied by another constraint, where the variables are distinct.
+    fn implied_all_different(&mut self, vars: &[VarId]) -> Result<(), ModelError> {
+        let mut sorted = vars.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted.len() == vars.len() && vars.len() > 1 {
+            self.all_different_nary(vars, Strength::Gac)?;
+        }
+        Ok(())
+    }
+}
+
+/// [`ModelError::Arithmetic`] unless `c` fits in 32 bits (the constraint compares it with
+/// values, and adds it to them in 64 bits).
+pub(crate) fn fits_32(constraint: &'static str, c: i64) -> Result<(), ModelError> {
+    if i32::try_from(c).is_ok() {
+        Ok(())
+    } else {
+        Err(ModelError::Arithmetic {
+            constraint,
+            reason: format!("the constant {c} does not fit in 32 bits"),
+        })
+    }
+}

@@ -1,0 +1,199 @@
+//! `<objectives>`: one `<minimize>` or `<maximize>` of a variable, an expression, or a list
+//! combined by `sum` (with coefficients), `product`, `minimum`, `maximum` or `nValues`.
+//! Posted as one variable equal to the objective, which the search minimises or maximises
+//! (`csp_core::Model::minimize`).
+
+use csp_core::{Expr, VarId};
+
+use crate::error::{Position, Result};
+use crate::ir::{Op, expr_vars, value, values_of};
+use crate::post::Poster;
+use crate::read::Reader;
+use crate::xml::Node;
+
+/// Whether the objective is minimised or maximised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// The smallest value.
+    Minimize,
+    /// The largest value.
+    Maximize,
+}
+
+/// What is optimised.
+#[derive(Clone, Debug)]
+pub enum Function {
+    /// A variable or an expression.
+    Expression(Expr),
+    /// `sum(coeff * item)`.
+    Sum(Vec<(Expr, Expr)>),
+    /// The product of the items.
+    Product(Vec<Expr>),
+    /// The least item.
+    Minimum(Vec<Expr>),
+    /// The greatest item.
+    Maximum(Vec<Expr>),
+    /// The number of distinct values the items take.
+    NValues(Vec<Expr>),
+}
+
+/// An objective as read.
+#[derive(Clone, Debug)]
+pub struct Objective {
+    /// Minimise or maximise.
+    pub goal: Goal,
+    /// What.
+    pub function: Function,
+    /// Where its element starts.
+    pub position: Position,
+}
+
+impl Objective {
+    /// Calls `f` on every variable it mentions.
+    pub fn for_each_var(&self, f: &mut dyn FnMut(VarId)) {
+        match &self.function {
+            Function::Expression(e) => expr_vars(e, f),
+            Function::Sum(terms) => terms.iter().for_each(|(c, e)| {
+                expr_vars(c, f);
+                expr_vars(e, f);
+            }),
+            Function::Product(l) | Function::Minimum(l) | Function::Maximum(l) | Function::NValues(l) => {
+                l.iter().for_each(|e| expr_vars(e, f))
+            }
+        }
+    }
+
+    /// The objective's value under a complete assignment, by its definition.
+    pub fn value(&self, values: &[i32]) -> Option<i128> {
+        match &self.function {
+            Function::Expression(e) => value(e, values),
+            Function::Sum(terms) => terms.iter().try_fold(0i128, |s, (c, e)| {
+                s.checked_add(value(c, values)?.checked_mul(value(e, values)?)?)
+            }),
+            Function::Product(l) => values_of(l, values)?
+                .into_iter()
+                .try_fold(1i128, |p, x| p.checked_mul(x)),
+            Function::Minimum(l) => values_of(l, values)?.into_iter().min(),
+            Function::Maximum(l) => values_of(l, values)?.into_iter().max(),
+            Function::NValues(l) => {
+                let mut v = values_of(l, values)?;
+                v.sort_unstable();
+                v.dedup();
+                Some(v.len() as i128)
+            }
+        }
+    }
+
+    /// The objective as one expression (for the functions that are expressions).
+    fn expression(&self) -> Option<Expr> {
+        let pad = [Expr::Const(0), Expr::Const(0)];
+        Some(match &self.function {
+            Function::Expression(e) => e.clone(),
+            Function::Sum(terms) => Expr::Call(
+                Op::Add,
+                terms
+                    .iter()
+                    .map(|(c, e)| Expr::Call(Op::Mul, vec![c.clone(), e.clone()]))
+                    .chain(pad)
+                    .collect(),
+            ),
+            Function::Product(l) => Expr::Call(
+                Op::Mul,
+                l.iter()
+                    .cloned()
+                    .chain([Expr::Const(1), Expr::Const(1)])
+                    .collect(),
+            ),
+            _ => return None,
+        })
+    }
+
+    /// Posts the variable equal to the objective, and makes the model optimise it.
+    pub(crate) fn post(&self, p: &mut Poster<'_, '_>) -> Result<VarId> {
+        p.position = self.position;
+        let var = match (&self.function, self.expression()) {
+            (_, Some(e)) => p.var_of(&e)?,
+            (Function::Minimum(l) | Function::Maximum(l), None) => {
+                let vars = p.vars_of(l)?;
+                if vars.is_empty() {
+                    return Err(p.invalid("an objective over an empty list"));
+                }
+                let lo = vars.iter().map(|&v| p.bounds_of(v).0).min().expect("not empty");
+                let hi = vars.iter().map(|&v| p.bounds_of(v).1).max().expect("not empty");
+                let result = p.new_var(lo, hi)?;
+                if matches!(self.function, Function::Minimum(_)) {
+                    p.model.minimum(&vars, result).map_err(|e| p.err(e))?;
+                } else {
+                    p.model.maximum(&vars, result).map_err(|e| p.err(e))?;
+                }
+                result
+            }
+            (Function::NValues(l), None) => {
+                let vars = p.vars_of(l)?;
+                let result = p.new_var(i64::from(!vars.is_empty()), vars.len() as i64)?;
+                p.model.n_values(&vars, &[], result).map_err(|e| p.err(e))?;
+                result
+            }
+            (_, None) => unreachable!("every other function is an expression"),
+        };
+        let set = match self.goal {
+            Goal::Minimize => p.model.minimize(var),
+            Goal::Maximize => p.model.maximize(var),
+        };
+        set.map_err(|e| p.err(e))?;
+        Ok(var)
+    }
+}
+
+/// Reads `<objectives>`: exactly one `<minimize>` or `<maximize>`.
+pub(crate) fn read<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>) -> Result<Objective> {
+    let children: Vec<Node> = node.children().collect();
+    let [o] = children[..] else {
+        return Err(if children.is_empty() {
+            r.syntax("", node, "<objectives> without <minimize> or <maximize>")
+        } else {
+            r.unsupported(children[1], "several objectives (csp optimises one)")
+        });
+    };
+    let goal = match o.name() {
+        "minimize" => Goal::Minimize,
+        "maximize" => Goal::Maximize,
+        other => return Err(r.unsupported(o, format!("element <{other}> in <objectives>"))),
+    };
+    r.check_children(o, &["list", "coeffs"])?;
+    let list = |r: &mut Reader<'d, 'a, '_>| match r.child(o, "list") {
+        Some(l) => r.list(l, None),
+        None => r.list(o, None),
+    };
+    let function = match o.attribute("type").unwrap_or("expression") {
+        "expression" => {
+            let text = r.content(o)?;
+            Function::Expression(r.expr(text, o, None)?)
+        }
+        "sum" => {
+            let items = list(r)?;
+            let coeffs = match r.child(o, "coeffs") {
+                Some(c) => r.list(c, None)?,
+                None => vec![Expr::Const(1); items.len()],
+            };
+            if coeffs.len() != items.len() {
+                return Err(r.syntax(
+                    "",
+                    o,
+                    format!("{} coefficients for {} terms", coeffs.len(), items.len()),
+                ));
+            }
+            Function::Sum(coeffs.into_iter().zip(items).collect())
+        }
+        "product" => Function::Product(list(r)?),
+        "minimum" => Function::Minimum(list(r)?),
+        "maximum" => Function::Maximum(list(r)?),
+        "nValues" => Function::NValues(list(r)?),
+        other => return Err(r.unsupported(o, format!("objective of type `{other}`"))),
+    };
+    Ok(Objective {
+        goal,
+        function,
+        position: o.position(),
+    })
+}
