@@ -274,6 +274,46 @@ fn partial_sums_and_products_past_64_bits_lose_no_tuple() {
     );
 }
 
+/// Found by the differential test once the XCSP3-core globals were merged: an element whose
+/// condition is not `(eq, ...)` saw the selected item through a variable that left out the
+/// integers past 32 bits (a wrong count) and could not hold values far apart (a refusal); a sum
+/// with variables as coefficients was refused when a product passed 32 bits.
+#[test]
+fn element_items_and_sum_products_past_32_bits() {
+    let dir = TempDir::new("globals");
+    let bit: Vec<i128> = vec![0, 1];
+    let text = instance(
+        "<var id=\"i\"> 0..1 </var><var id=\"x\"> 0..1 </var>",
+        "<element><list> x 2147483648 </list><index> i </index><condition> (gt,0) </condition></element>",
+    );
+    let item = |v: &[i128]| [v[1], 2_147_483_648][v[0] as usize];
+    assert_eq!(
+        count(&dir, "element.xml", &text),
+        brute(&[bit.clone(), bit.clone()], &|v| item(v) > 0)
+    );
+    let text = instance(
+        "<var id=\"i\"> 0..2 </var><var id=\"x\"> -65537 -65535 </var>",
+        "<element><list> x 2147483647 </list><index> i </index><condition> (gt,-65536) </condition></element>",
+    );
+    let item = |v: &[i128]| [Some(v[1]), Some(2_147_483_647), None][v[0] as usize];
+    assert_eq!(
+        count(&dir, "far.xml", &text),
+        brute(&[(0..=2).collect(), vec![-65537, -65535]], &|v| {
+            item(v).is_some_and(|a| a > -65536)
+        })
+    );
+    let big: Vec<i128> = vec![2_147_483_646, 2_147_483_647];
+    let k = 2_147_483_646i128 * 2_147_483_647;
+    let text = instance(
+        "<var id=\"x\"> 2147483646..2147483647 </var><var id=\"y\"> 2147483646..2147483647 </var><var id=\"z\"> 0..1 </var>",
+        &format!("<sum><list> x z </list><coeffs> y y </coeffs><condition> (gt,{k}) </condition></sum>"),
+    );
+    assert_eq!(
+        count(&dir, "products.xml", &text),
+        brute(&[big.clone(), big, bit], &|v| v[0] * v[1] + v[2] * v[1] > k)
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // B2: `imp`, `and`, `or` are decided by a defined operand
 

@@ -82,7 +82,11 @@ impl Constraint for Sum {
                     continue;
                 }
                 Expr::Var(v) => v,
-                f if p.small_function(&f) => p.var_of(&f)?,
+                f if p.small_function(&f) => match p.var_of_or(&f)? {
+                    Ok(v) => v,
+                    // Values no variable holds (a product past 32 bits): the general path.
+                    Err(_) => return p.intension(&general(self)),
+                },
                 _ => return p.intension(&general(self)),
             };
             match merged.iter_mut().find(|(_, w)| *w == v) {
