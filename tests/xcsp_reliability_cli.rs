@@ -314,6 +314,35 @@ fn element_items_and_sum_products_past_32_bits() {
     );
 }
 
+/// Found by the differential test's `globals` mode: `minimum` and `maximum` over items too far
+/// apart for a result variable over their whole range were refused ("a domain may span at
+/// most 67108864 values").
+#[test]
+fn extrema_of_items_far_apart_are_counted() {
+    let dir = TempDir::new("extrema");
+    let vars = "<var id=\"x\"> 0..1 </var><var id=\"y\"> 2147483646..2147483647 </var>";
+    let domains = [vec![0, 1], vec![2_147_483_646, 2_147_483_647]];
+    for (name, c, holds) in [
+        (
+            "maximum",
+            "<maximum><list> x y </list><condition> (eq,2147483647) </condition></maximum>",
+            &(|v: &[i128]| v[0].max(v[1]) == 2_147_483_647) as &dyn Fn(&[i128]) -> bool,
+        ),
+        (
+            "minimum",
+            "<minimum><list> x y </list><condition> (ge,1) </condition></minimum>",
+            &|v: &[i128]| v[0].min(v[1]) >= 1,
+        ),
+    ] {
+        let text = instance(vars, c);
+        assert_eq!(
+            count(&dir, &format!("{name}.xml"), &text),
+            brute(&domains, holds),
+            "{name}"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // B2: `imp`, `and`, `or` are decided by a defined operand
 

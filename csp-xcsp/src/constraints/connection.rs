@@ -396,6 +396,20 @@ impl Constraint for Extremum {
         }
         let lo = vars.iter().map(|&v| p.bounds_of(v).0).min().expect("not empty");
         let hi = vars.iter().map(|&v| p.bounds_of(v).1).max().expect("not empty");
+        let spanned = i32::try_from(lo)
+            .ok()
+            .zip(i32::try_from(hi).ok())
+            .is_some_and(|(lo, hi)| Domain::range(lo, hi).is_ok());
+        if !spanned && self.index.is_none() {
+            // Items too far apart for a result variable over lo..hi: the condition on
+            // `min(...)` (`max(...)`) as an expression.
+            let op = if self.maximum { Op::Max } else { Op::Min };
+            let extremum = Expr::Call(op, vars.iter().map(|&v| Expr::Var(v)).collect());
+            return match &self.condition {
+                Some(c) => p.condition(extremum, c),
+                None => Ok(()),
+            };
+        }
         let result = match &self.condition {
             Some(c) => p.var_under(lo, hi, c)?,
             None => p.new_var(lo, hi)?,
