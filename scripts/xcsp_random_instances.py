@@ -410,10 +410,13 @@ def fits(I, e, sub=None):
 
 
 def gen(seed):
-    """Seeds >= 300000 give the `edge` mode (see gen_edge); seeds >= 200000 the `matrix` mode
+    """Seeds >= 400000 give the `globals` mode (see gen_globals), seeds >= 300000 the `edge`
+    mode (see gen_edge); seeds >= 200000 the `matrix` mode
     (m[2][2] always declared, <matrix> favoured); seeds in 100000..199999 give the `wide` mode:
     domains of 9 to 13 values, intensions over 4 or 5 variables (past csp's 100,000-combination
     table threshold: its checker paths)."""
+    if seed >= 400000:
+        return gen_globals(seed)
     if seed >= 300000:
         return gen_edge(seed)
     WIDE[0] = 100000 <= seed < 200000
@@ -1196,6 +1199,147 @@ def gen_edge(seed):
     if seed % 25 == 24:
         I.expect = 'refused'
         I.cons.append(past_128_bits(r, I, names))
+    I.text = I.xml()
+    return I
+
+
+# ---------- the globals mode ----------
+
+def gen_globals(seed):
+    """The `globals` mode: XCSP3-core global constraints (allEqual, count, minimum, maximum,
+    nValues, ordered with and without lengths, lex, cardinality) over small domains or a few
+    values at the edges of 32 bits, with conditions and lengths at the edges of 64 bits."""
+    r = random.Random(seed)
+    I = Inst()
+    I.mode = 'globals'
+    I.ace_ok = False
+    edge = r.random() < 0.4
+    n = r.randint(3, 6)
+    for i in range(n):
+        d = gen_edge_domain(r) if edge and r.random() < 0.8 else gen_domain(r)
+        I.decl.append('<var id="v%d"> %s </var>' % (i, dom_txt(d, r)))
+        I.vars.append(('v%d' % i, d))
+    I.dom = dict(I.vars)
+    names = [v for v, _ in I.vars]
+
+    def sample():
+        return {v: r.choice(d) for v, d in I.vars}
+
+    def near(values):
+        """An integer near one of `values`, or at the edges of 64 bits."""
+        if values and r.random() < 0.85:
+            return r.choice(values) + r.choice([-1, 0, 0, 1])
+        return r.choice([I64_MAX, I64_MIN, 0, 2**31, I32_MIN])
+
+    def condition(f, rhs_names):
+        """A `<condition>` on f(assignment), with its predicate: an operand near values f takes."""
+        seen = [f(sample()) for _ in range(4)]
+        op = r.choice(['lt', 'le', 'gt', 'ge', 'eq', 'ne', 'eq', 'in', 'notin'])
+        if op in ('in', 'notin'):
+            if r.random() < 0.5:
+                lo, hi = sorted([near(seen), near(seen)])
+                txt = '(%s,%d..%d)' % (op, lo, hi)
+                inside = (lambda v, lo=lo, hi=hi: lo <= v <= hi)
+            else:
+                vals = frozenset(near(seen) for _ in range(r.randint(1, 3)))
+                txt = '(%s,{%s})' % (op, ','.join(map(str, sorted(vals))))
+                inside = (lambda v, vals=vals: v in vals)
+            return txt, (lambda s: inside(f(s)) == (op == 'in')), []
+        if rhs_names and r.random() < 0.3:
+            w = r.choice(rhs_names)
+            return '(%s,%s)' % (op, w), (lambda s, w=w: CMP[op](f(s), s[w])), [w]
+        k = near(seen)
+        return '(%s,%d)' % (op, k), (lambda s, k=k: CMP[op](f(s), k)), []
+
+    def some(k=2):
+        return r.sample(names, r.randint(k, len(names)))
+
+    def values_of(vs, k):
+        # 32-bit values: csp refuses larger ones where they are compared with values
+        pool = sorted(set(a for v in vs for a in I.dom[v]))
+        return sorted(set(min(I32_MAX, r.choice(pool) + r.choice([0, 0, 0, 1])) for _ in range(r.randint(1, k))))
+
+    def c_all_equal():
+        vs = some()
+        return ('<allEqual><list> %s </list></allEqual>' % ' '.join(vs),
+                [(tuple(sorted(vs)), lambda s, vs=vs: len(set(s[v] for v in vs)) == 1)])
+
+    def c_count():
+        vs = some()
+        vals = values_of(vs, 2)
+        f = (lambda s, vs=vs, vals=frozenset(vals): sum(1 for v in vs if s[v] in vals))
+        txt, p, extra = condition(f, [w for w in names if w not in vs])
+        return ('<count><list> %s </list><values> %s </values><condition> %s </condition></count>'
+                % (' '.join(vs), ' '.join(map(str, vals)), txt), [(tuple(sorted(set(vs) | set(extra))), p)])
+
+    def c_min_max():
+        vs = some(1)
+        tag = r.choice(['minimum', 'maximum'])
+        f = (lambda s, vs=vs: min(s[v] for v in vs)) if tag == 'minimum' else (lambda s, vs=vs: max(s[v] for v in vs))
+        txt, p, extra = condition(f, names)
+        return ('<%s><list> %s </list><condition> %s </condition></%s>' % (tag, ' '.join(vs), txt, tag),
+                [(tuple(sorted(set(vs) | set(extra))), p)])
+
+    def c_n_values():
+        vs = some()
+        f = (lambda s, vs=vs: len(set(s[v] for v in vs)))
+        txt, p, extra = condition(f, [w for w in names if w not in vs])
+        return ('<nValues><list> %s </list><condition> %s </condition></nValues>' % (' '.join(vs), txt),
+                [(tuple(sorted(set(vs) | set(extra))), p)])
+
+    def c_ordered():
+        vs = some()
+        op = r.choice(['lt', 'le', 'gt', 'ge'])
+        if r.random() < 0.5:
+            # lengths that bring the next value near, within 32 bits (csp refuses larger ones,
+            # docs/constraints.md), at its edges when the values are far apart
+            lengths = [r.choice(I.dom[b]) - r.choice(I.dom[a]) + r.choice([-1, 0, 1]) if r.random() < 0.8
+                       else r.choice([I32_MAX, I32_MIN, 0, 1]) for a, b in zip(vs, vs[1:])]
+            lengths = [max(I32_MIN, min(I32_MAX, x)) for x in lengths]
+            xml = '<ordered><list> %s </list><lengths> %s </lengths><operator> %s </operator></ordered>' % (
+                ' '.join(vs), ' '.join(map(str, lengths)), op)
+        else:
+            lengths = [0] * (len(vs) - 1)
+            xml = '<ordered><list> %s </list><operator> %s </operator></ordered>' % (' '.join(vs), op)
+
+        def p(s, vs=vs, lengths=lengths, g=CMP[op]):
+            return all(g(s[a] + k, s[b]) for a, b, k in zip(vs, vs[1:], lengths))
+        return xml, [(tuple(sorted(vs)), p)]
+
+    def c_lex():
+        k = r.randint(1, max(1, len(names) // 2))
+        a, b = r.sample(names, k), r.sample(names, k)
+        op = r.choice(['lt', 'le', 'gt', 'ge'])
+
+        def p(s, a=a, b=b, g=CMP[op]):
+            return g(tuple(s[v] for v in a), tuple(s[v] for v in b))
+        return ('<lex><list> %s </list><list> %s </list><operator> %s </operator></lex>' % (' '.join(a), ' '.join(b), op),
+                [(tuple(sorted(set(a) | set(b))), p)])
+
+    def c_cardinality():
+        vs = some()
+        vals = values_of(vs, 3)
+        occ = []
+        for _ in vals:
+            if r.random() < 0.3:
+                occ.append(r.choice(names))
+            else:
+                occ.append(r.randint(0, min(2, len(vs))))
+        closed = r.random() < 0.3
+
+        def p(s, vs=vs, vals=vals, occ=occ, closed=closed):
+            if closed and any(s[v] not in vals for v in vs):
+                return False
+            return all(sum(1 for v in vs if s[v] == a) == (s[o] if isinstance(o, str) else o) for a, o in zip(vals, occ))
+        xml = '<cardinality><list> %s </list><values%s> %s </values><occurs> %s </occurs></cardinality>' % (
+            ' '.join(vs), ' closed="true"' if closed else '', ' '.join(map(str, vals)), ' '.join(map(str, occ)))
+        return xml, [(tuple(sorted(set(vs) | {o for o in occ if isinstance(o, str)})), p)]
+
+    kinds = [c_all_equal, c_count, c_min_max, c_n_values, c_ordered, c_lex, c_cardinality]
+    for _ in range(r.choice([1, 1, 2, 2, 3])):
+        xml, sem = r.choice(kinds)()
+        I.cons.append(xml)
+        I.sem.extend((sc, pr, 'global') for sc, pr in sem)
     I.text = I.xml()
     return I
 

@@ -3,10 +3,11 @@
 //! (Python's unbounded integers, csp's documented rules for undefined values), are counted by
 //! `csp count` under several search configurations and enumerated by `csp solve --all`; every
 //! count must equal the script's brute force, every enumeration its solution set. The
-//! instances mix the script's four modes: `small` (3 to 7 variables, every constraint family
-//! and syntax helper), `wide` (intensions past csp's table threshold), `matrix` and `edge`
+//! instances mix the script's five modes: `small` (3 to 7 variables, every constraint family
+//! and syntax helper), `wide` (intensions past csp's table threshold), `matrix`, `edge`
 //! (values at the edges of 32 and 64 bits whose sums and products leave 64 bits but not 128;
-//! one edge seed in 25 holds a constraint whose values leave 128 bits, which csp must refuse).
+//! one edge seed in 25 holds a constraint whose values leave 128 bits, which csp must refuse)
+//! and `globals` (XCSP3-core global constraints over small domains or values at those edges).
 //!
 //! The default test runs a few hundred instances; `differential_thousands` (ignored) runs
 //! thousands under more configurations:
@@ -442,7 +443,7 @@ fn differential(name: &str, ranges: &[(u64, u64)], configs: &[&Config], solve_ex
 fn counts_and_solutions_equal_brute_force_with_exact_integers() {
     differential(
         "differential",
-        &[(0, 240), (100_000, 40), (200_000, 40), (300_000, 480)],
+        &[(0, 240), (100_000, 40), (200_000, 40), (300_000, 480), (400_000, 200)],
         &CONFIGS.iter().collect::<Vec<_>>(),
         &[&[]],
     );
@@ -453,7 +454,7 @@ fn counts_and_solutions_equal_brute_force_with_exact_integers() {
 fn differential_thousands() {
     differential(
         "differential-thousands",
-        &[(0, 3000), (100_000, 1000), (200_000, 500), (300_000, 6000)],
+        &[(0, 3000), (100_000, 1000), (200_000, 500), (300_000, 6000), (400_000, 2000)],
         &CONFIGS.iter().chain(MORE_CONFIGS).collect::<Vec<_>>(),
         &[&[], &["--var", "mrv", "--val", "lcv", "--inference", "fc"]],
     );
