@@ -30,6 +30,9 @@ constraint as soon as its scope is assigned (the same count, found faster). It a
   2^32...), products of two or three 32-bit variables, sums of them, big coefficients times
   variables, differences past 32 bits, element start indices and allDifferent offsets at the
   edges: values that leave 64 bits but not 128, which csp must count exactly;
+- a `globals` mode (seeds >= 400000): allEqual, count, minimum, maximum, nValues, ordered (with
+  lengths), lex and cardinality over small domains or a few values at the edges of 32 bits, with
+  conditions near the values they bound and 64-bit edges among their operands;
 - interval bounds of every expression computed here: an instance counts only when every
   subexpression's bounds stay within 2^126 (csp refuses those that could leave 128 bits, so a
   constraint drawn past that is drawn again). One edge seed in 25 holds instead, on purpose, a
