@@ -443,7 +443,13 @@ fn differential(name: &str, ranges: &[(u64, u64)], configs: &[&Config], solve_ex
 fn counts_and_solutions_equal_brute_force_with_exact_integers() {
     differential(
         "differential",
-        &[(0, 240), (100_000, 40), (200_000, 40), (300_000, 480), (400_000, 200)],
+        &[
+            (0, 240),
+            (100_000, 40),
+            (200_000, 40),
+            (300_000, 480),
+            (400_000, 200),
+        ],
         &CONFIGS.iter().collect::<Vec<_>>(),
         &[&[]],
     );
@@ -454,7 +460,13 @@ fn counts_and_solutions_equal_brute_force_with_exact_integers() {
 fn differential_thousands() {
     differential(
         "differential-thousands",
-        &[(0, 3000), (100_000, 1000), (200_000, 500), (300_000, 6000), (400_000, 2000)],
+        &[
+            (0, 3000),
+            (100_000, 1000),
+            (200_000, 500),
+            (300_000, 6000),
+            (400_000, 2000),
+        ],
         &CONFIGS.iter().chain(MORE_CONFIGS).collect::<Vec<_>>(),
         &[&[], &["--var", "mrv", "--val", "lcv", "--inference", "fc"]],
     );
