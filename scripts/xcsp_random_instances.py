@@ -393,6 +393,19 @@ class Inst:
         self.mode = 'small'
         self.expect = 'count'  # 'refused': some constraint's values leave 128 bits
 
+    def declare(self, n, draw, r):
+        """Declares the variables v0 .. v(n-1), each over draw(i); their names."""
+        for i in range(n):
+            d = draw(i)
+            self.decl.append('<var id="v%d"> %s </var>' % (i, dom_txt(d, r)))
+            self.vars.append(('v%d' % i, d))
+        self.dom = dict(self.vars)
+        return [v for v, _ in self.vars]
+
+    def sample(self, r):
+        """A random assignment of every variable."""
+        return {v: r.choice(d) for v, d in self.vars}
+
     def xml(self):
         return ('<instance format="XCSP3" type="CSP">\n<variables>\n' + '\n'.join(self.decl) +
                 '\n</variables>\n<constraints>\n' + '\n'.join(self.cons) + '\n</constraints>\n</instance>\n')
@@ -845,15 +858,12 @@ def gen_edge(seed):
     else:
         if big:
             n = min(n, 4)
-        for i in range(n):
-            d = gen_big_edge_domain(r) if big and i == 0 else gen_edge_domain(r)
-            I.decl.append('<var id="v%d"> %s </var>' % (i, dom_txt(d, r)))
-            I.vars.append(('v%d' % i, d))
+        I.declare(n, lambda i: gen_big_edge_domain(r) if big and i == 0 else gen_edge_domain(r), r)
     I.dom = dict(I.vars)
     names = [v for v, _ in I.vars]
 
     def sample():
-        return {v: r.choice(d) for v, d in I.vars}
+        return I.sample(r)
 
     def const():
         if r.random() < 0.6:
@@ -1217,16 +1227,10 @@ def gen_globals(seed):
     I.mode = 'globals'
     I.ace_ok = False
     edge = r.random() < 0.4
-    n = r.randint(3, 6)
-    for i in range(n):
-        d = gen_edge_domain(r) if edge and r.random() < 0.8 else gen_domain(r)
-        I.decl.append('<var id="v%d"> %s </var>' % (i, dom_txt(d, r)))
-        I.vars.append(('v%d' % i, d))
-    I.dom = dict(I.vars)
-    names = [v for v, _ in I.vars]
+    names = I.declare(r.randint(3, 6), lambda i: gen_edge_domain(r) if edge and r.random() < 0.8 else gen_domain(r), r)
 
     def sample():
-        return {v: r.choice(d) for v, d in I.vars}
+        return I.sample(r)
 
     def near(values):
         """An integer near one of `values`, or at the edges of 64 bits."""
