@@ -37,38 +37,43 @@ impl Scopes {
     /// The scopes of `network`'s constraints, every variable unassigned.
     pub(super) fn new(network: &Network, props: &[Arc<dyn Propagator>], num_vars: usize) -> Scopes {
         let pairs = network.arcs.len() / 2;
-        let mut scopes: Vec<Vec<VarId>> = Vec::with_capacity(pairs + props.len());
+        let num_constraints = pairs + props.len();
+        // Each constraint's distinct variables, tagged with the constraint, in the order
+        // they first appear: no list per constraint (a model may have millions).
+        let mut scoped: Vec<(u32, VarId)> = Vec::with_capacity(2 * pairs);
         for k in 0..pairs {
             let arc = &network.arcs[2 * k];
-            scopes.push(vec![arc.x, arc.y]);
+            scoped.push((k as u32, arc.x));
+            scoped.push((k as u32, arc.y));
         }
         let mut seen = vec![false; num_vars];
-        for prop in props {
-            // Distinct variables, in the order they first appear.
-            let mut scope = Vec::with_capacity(prop.variables().len());
+        for (p, prop) in props.iter().enumerate() {
+            let c = (pairs + p) as u32;
+            let first = scoped.len();
             for &v in prop.variables() {
                 if !std::mem::replace(&mut seen[v.index()], true) {
-                    scope.push(v);
+                    scoped.push((c, v));
                 }
             }
-            for v in &scope {
+            for &(_, v) in &scoped[first..] {
                 seen[v.index()] = false;
             }
-            scopes.push(scope);
         }
-        let mut of_var: Vec<Vec<Membership>> = vec![Vec::new(); num_vars];
-        for (c, scope) in scopes.iter().enumerate() {
-            for (position, v) in scope.iter().enumerate() {
-                of_var[v.index()].push(Membership {
+        let vars = Rows::from_tagged(num_constraints, &scoped);
+        let mut tagged = Vec::with_capacity(scoped.len());
+        for c in 0..num_constraints {
+            for (position, v) in vars.row(c).iter().enumerate() {
+                let membership = Membership {
                     constraint: c as u32,
                     position: position as u32,
-                });
+                };
+                tagged.push((v.0, membership));
             }
         }
-        let unassigned = scopes.iter().map(|s| s.len() as u32).collect();
+        let unassigned = (0..num_constraints).map(|c| vars.row(c).len() as u32).collect();
         Scopes {
-            vars: Rows::from_lists(scopes),
-            of_var: Rows::from_lists(of_var),
+            vars,
+            of_var: Rows::from_tagged(num_vars, &tagged),
             unassigned,
             pairs,
         }

@@ -68,16 +68,30 @@ impl Constraint for Sum {
         let mut merged: Vec<(i128, VarId)> = Vec::with_capacity(self.terms.len());
         let mut constant = 0i128;
         for (c, e) in &self.terms {
-            let Expr::Const(c) = c else {
-                return p.intension(&general(self));
+            // Each term as a coefficient on a variable: a product of two variables, or a
+            // function of a few variables with few values (`mul(x[i][k], x[j][k])` in a
+            // scalar product), through an auxiliary variable tied to it by a table.
+            let (c, e) = match (c, e) {
+                (Expr::Const(c), e) => (*c, e.clone()),
+                (v, Expr::Const(k)) => (*k, v.clone()),
+                (v, e) => (1, Expr::Call(Op::Mul, vec![v.clone(), e.clone()])),
             };
-            match e {
-                Expr::Const(k) => constant += i128::from(*c) * i128::from(*k),
-                Expr::Var(v) => match merged.iter_mut().find(|(_, w)| w == v) {
-                    Some(t) => t.0 += i128::from(*c),
-                    None => merged.push((i128::from(*c), *v)),
+            let v = match e {
+                Expr::Const(k) => {
+                    constant += i128::from(c) * i128::from(k);
+                    continue;
+                }
+                Expr::Var(v) => v,
+                f if p.small_function(&f) => match p.var_of_or(&f)? {
+                    Ok(v) => v,
+                    // Values no variable holds (a product past 32 bits): the general path.
+                    Err(_) => return p.intension(&general(self)),
                 },
                 _ => return p.intension(&general(self)),
+            };
+            match merged.iter_mut().find(|(_, w)| *w == v) {
+                Some(t) => t.0 += i128::from(c),
+                None => merged.push((i128::from(c), v)),
             }
         }
         merged.retain(|t| t.0 != 0);
@@ -110,14 +124,19 @@ impl Constraint for Sum {
                 if constant == 0 && !distinct.contains(y) {
                     Some(p.model.linear_var(&terms, cmp, *y))
                 } else {
-                    // sum + constant - y cmp 0
+                    // sum + constant - y cmp 0; y's coefficient may leave 64 bits
+                    // (-9223372036854775808 - 1): then the general path.
                     let mut t = terms.clone();
-                    match t.iter_mut().find(|(_, w)| w == y) {
-                        Some(e) => e.0 -= 1,
-                        None => t.push((-1, *y)),
-                    }
+                    let fits = match t.iter_mut().find(|(_, w)| w == y) {
+                        Some(e) => e.0.checked_sub(1).map(|c| e.0 = c).is_some(),
+                        None => {
+                            t.push((-1, *y));
+                            true
+                        }
+                    };
                     i64::try_from(-constant)
                         .ok()
+                        .filter(|_| fits)
                         .map(|rhs| p.model.linear(&t, cmp, rhs))
                 }
             }
