@@ -8,40 +8,19 @@
 //! replay) is the same search.
 
 use csp_core::{
-    Inference, Limits, Model, Outcome, Relation, Restarts, SearchConfig, Solver, Stats, Strategy as Search,
-    Strength, TieBreak, ValueOrder, VarId, VarOrder,
+    Inference, Limits, Model, Outcome, Restarts, SearchConfig, Solver, Stats, Strategy as Search, Strength,
+    TieBreak, ValueOrder, VarId, VarOrder,
 };
 use proptest::prelude::*;
 
 mod common;
+#[path = "common/relations.rs"]
+mod relations;
 #[path = "common/variables.rs"]
 mod variables;
 
+use relations::{Rel, relation};
 use variables::add_vars;
-
-/// A binary relation as data, so that failing cases print readably.
-#[derive(Clone, Debug)]
-enum Rel {
-    NotEqual,
-    Less,
-    LessEq,
-    Equal,
-    AbsDiffNotEqual(i32),
-    Table(Vec<(i32, i32)>),
-}
-
-impl Rel {
-    fn relation(&self) -> Relation {
-        match self {
-            Rel::NotEqual => Relation::NotEqual,
-            Rel::Less => Relation::Less,
-            Rel::LessEq => Relation::LessEq,
-            Rel::Equal => Relation::Equal,
-            Rel::AbsDiffNotEqual(c) => Relation::AbsDiffNotEqual(*c),
-            Rel::Table(pairs) => Relation::table(pairs.iter().copied()),
-        }
-    }
-}
 
 /// A small random CSP.
 #[derive(Clone, Debug)]
@@ -96,17 +75,6 @@ impl Spec {
     }
 }
 
-fn relation() -> impl Strategy<Value = Rel> {
-    prop_oneof![
-        3 => Just(Rel::NotEqual),
-        1 => Just(Rel::Less),
-        1 => Just(Rel::LessEq),
-        1 => Just(Rel::Equal),
-        1 => (0i32..=2).prop_map(Rel::AbsDiffNotEqual),
-        1 => prop::collection::vec((0i32..=4, 0i32..=4), 0..=10).prop_map(Rel::Table),
-    ]
-}
-
 fn spec() -> impl Strategy<Value = Spec> {
     (2usize..=6).prop_flat_map(|n| {
         let domain =
@@ -114,7 +82,7 @@ fn spec() -> impl Strategy<Value = Spec> {
         (
             prop::collection::vec(domain, n),
             prop::collection::vec(prop::option::weighted(0.1, any::<prop::sample::Index>()), n),
-            prop::collection::vec((0..n, 0..n, relation()), 0..=2 * n),
+            prop::collection::vec((0..n, 0..n, relation(0..=4, 0..=10)), 0..=2 * n),
             prop::option::weighted(
                 0.5,
                 (

@@ -17,48 +17,15 @@ use csp_core::{
 };
 use proptest::prelude::*;
 
+#[path = "common/relations.rs"]
+mod relations;
 #[path = "common/variables.rs"]
 mod variables;
 
+use relations::{Rel, relation};
 use variables::add_vars;
 
 // ----- random models -----
-
-/// A binary relation as data, with its own test.
-#[derive(Clone, Debug)]
-enum Rel {
-    NotEqual,
-    Less,
-    LessEq,
-    EqualOffset(i32),
-    AbsDiffNotEqual(i32),
-    Table(Vec<(i32, i32)>),
-}
-
-impl Rel {
-    fn relation(&self) -> Relation {
-        match *self {
-            Rel::NotEqual => Relation::NotEqual,
-            Rel::Less => Relation::Less,
-            Rel::LessEq => Relation::LessEq,
-            Rel::EqualOffset(c) => Relation::EqualOffset(c),
-            Rel::AbsDiffNotEqual(c) => Relation::AbsDiffNotEqual(c),
-            Rel::Table(ref pairs) => Relation::table(pairs.iter().copied()),
-        }
-    }
-
-    /// Whether `(a, b)` satisfies the relation, computed here (not by the engine).
-    fn holds(&self, a: i32, b: i32) -> bool {
-        match *self {
-            Rel::NotEqual => a != b,
-            Rel::Less => a < b,
-            Rel::LessEq => a <= b,
-            Rel::EqualOffset(c) => a == b + c,
-            Rel::AbsDiffNotEqual(c) => (a - b).abs() != c,
-            Rel::Table(ref pairs) => pairs.contains(&(a, b)),
-        }
-    }
-}
 
 /// `sum(c * x) cmp rhs` over variable indices.
 #[derive(Clone, Debug)]
@@ -256,17 +223,6 @@ fn terms_of(m: &Model, terms: &[(i64, usize)]) -> Vec<(i64, VarId)> {
         .collect()
 }
 
-fn relation() -> impl Strategy<Value = Rel> {
-    prop_oneof![
-        3 => Just(Rel::NotEqual),
-        1 => Just(Rel::Less),
-        2 => Just(Rel::LessEq),
-        1 => (-2i32..=2).prop_map(Rel::EqualOffset),
-        2 => (1i32..=3).prop_map(Rel::AbsDiffNotEqual),
-        1 => prop::collection::vec((-3i32..=5, -3i32..=5), 10..=40).prop_map(Rel::Table),
-    ]
-}
-
 /// Mostly inequalities: an equality with a random right-hand side rarely holds.
 fn cmp() -> impl Strategy<Value = Cmp> {
     prop::sample::select(vec![
@@ -299,11 +255,12 @@ fn cop() -> impl Strategy<Value = Cop> {
                     .collect::<Vec<_>>()
             });
         let givens = prop::collection::vec(prop::option::weighted(0.1, any::<prop::sample::Index>()), n);
-        let binary = prop::collection::vec((0..n, 1..n, relation()), 0..=5).prop_map(move |cs| {
-            cs.into_iter()
-                .map(|(x, d, r)| (x, (x + d) % n, r))
-                .collect::<Vec<_>>()
-        });
+        let binary =
+            prop::collection::vec((0..n, 1..n, relation(-3..=5, 10..=40)), 0..=5).prop_map(move |cs| {
+                cs.into_iter()
+                    .map(|(x, d, r)| (x, (x + d) % n, r))
+                    .collect::<Vec<_>>()
+            });
         let all_different = prop::collection::vec(
             (
                 prop::sample::subsequence((0..n).collect::<Vec<_>>(), 2..=n),

@@ -322,23 +322,6 @@ pub(crate) fn extract_word(bits: DomainBits<'_>, start: i64) -> u64 {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::extract_word;
-    use crate::store::DomainBits;
-
-    #[test]
-    fn extract_word_handles_shifts_and_bounds() {
-        let bits = DomainBits::new(&[0b1011u64, 1], 0, 2, 1);
-        assert_eq!(extract_word(bits, 0), 0b1011);
-        assert_eq!(extract_word(bits, 1), 0b101 | 1 << 63);
-        assert_eq!(extract_word(bits, -2), 0b101100);
-        assert_eq!(extract_word(bits, 64), 1);
-        assert_eq!(extract_word(bits, 200), 0);
-        assert_eq!(extract_word(bits, -64), 0);
-    }
-}
-
 /// Revises `x` against `y` through a table when both domains are one word each (`xs`,
 /// `ys`): the values of `x` without a support are found bit by bit and removed in one
 /// write (one trail entry), with the checks of the value-by-value loop.
@@ -368,4 +351,21 @@ fn revise_table_word(
         return 0;
     }
     store.retain_bits(x, &[keep])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::extract_word;
+    use crate::store::DomainBits;
+
+    #[test]
+    fn extract_word_handles_shifts_and_bounds() {
+        let bits = DomainBits::new(&[0b1011u64, 1], 0, 2, 1);
+        assert_eq!(extract_word(bits, 0), 0b1011);
+        assert_eq!(extract_word(bits, 1), 0b101 | 1 << 63);
+        assert_eq!(extract_word(bits, -2), 0b101100);
+        assert_eq!(extract_word(bits, 64), 1);
+        assert_eq!(extract_word(bits, 200), 0);
+        assert_eq!(extract_word(bits, -64), 0);
+    }
 }

@@ -95,6 +95,20 @@ impl Scopes {
         self.unassigned[c] >= 2
     }
 
+    /// `f(c, slot)` summed over `var`'s constraints `c` that count for it, where `slot`
+    /// is `var`'s place among all the scope entries (`vars.offset(c) + position`).
+    #[inline]
+    pub(super) fn sum_counting(&self, var: VarId, mut f: impl FnMut(usize, usize) -> f64) -> f64 {
+        let mut sum = 0.0;
+        for m in self.of_var.row(var.index()) {
+            let c = m.constraint as usize;
+            if self.counts(c) {
+                sum += f(c, self.vars.offset(c) + m.position as usize);
+            }
+        }
+        sum
+    }
+
     /// Search assigned `var`: calls `left_alone(c, y)` for each constraint `c` that now
     /// has one unassigned variable, `y`, left.
     #[inline]

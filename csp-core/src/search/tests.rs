@@ -153,10 +153,7 @@ fn dom_wdeg_weighted_degrees_follow_the_unassigned_variables() {
                         let open = scopes.vars.row(c).iter().filter(|v| !assigned[v.index()]).count();
                         assert_eq!(scopes.unassigned[c] as usize, open, "{name}: constraint {c}");
                     }
-                    for v in 0..model.num_vars() {
-                        if assigned[v] {
-                            continue;
-                        }
+                    for (v, _) in assigned.iter().enumerate().filter(|(_, a)| !**a) {
                         let expected: u64 = scopes
                             .of_var
                             .row(v)

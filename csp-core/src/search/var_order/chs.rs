@@ -67,13 +67,6 @@ impl ConflictHistory {
     /// `var`'s score: `q(c) + 1e-4` summed over the constraints that count for it.
     #[inline]
     pub(in crate::search) fn weight(&self, var: VarId, scopes: &Scopes) -> f64 {
-        let mut sum = 0.0;
-        for m in scopes.of_var.row(var.index()) {
-            let c = m.constraint as usize;
-            if scopes.counts(c) {
-                sum += self.score[c] + DELTA;
-            }
-        }
-        sum
+        scopes.sum_counting(var, |c, _| self.score[c] + DELTA)
     }
 }

@@ -53,13 +53,6 @@ impl CacdWeights {
     /// `var`'s weighted degree: its weights in the constraints that count for it.
     #[inline]
     pub(in crate::search) fn weighted_degree(&self, var: VarId, scopes: &Scopes) -> f64 {
-        let mut sum = 0.0;
-        for m in scopes.of_var.row(var.index()) {
-            let c = m.constraint as usize;
-            if scopes.counts(c) {
-                sum += self.weight[scopes.vars.offset(c) + m.position as usize];
-            }
-        }
-        sum
+        scopes.sum_counting(var, |_, slot| self.weight[slot])
     }
 }
