@@ -43,7 +43,7 @@ pub struct StrategyArgs {
     #[arg(long, value_name = "KIND", allow_negative_numbers = true)]
     pub branching: Option<Branching>,
     /// Last-conflict reasoning: the last K variables whose values all failed are chosen
-    /// first while they are unassigned (0: off). Default: 0 (2 for instance files).
+    /// first while they are unassigned (0: off). Default: 0.
     #[arg(long, value_name = "K", value_parser = parse_last_conflict, allow_hyphen_values = true)]
     pub last_conflict: Option<u32>,
 }

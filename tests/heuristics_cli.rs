@@ -1,7 +1,8 @@
 //! The learning variable orders and the modifiers on the command line: `csp compare
 //! --strategies` and `csp sudoku compare --strategies` accept each name, with restarts and
 //! last-conflict reasoning; `csp solve` and `csp count` take them with `--var`, `--val` and
-//! `--last-conflict`; `--last-conflict` out of range is a usage error.
+//! `--last-conflict`; `--last-conflict` out of range is a usage error; the defaults of
+//! `csp solve` and `csp count` on instance files.
 
 mod common;
 
@@ -122,4 +123,43 @@ fn last_conflict_out_of_range_is_a_usage_error() {
         let out = csp(&["compare", &queens8(), "--last-conflict", k]);
         assert_eq!(code(&out), 2, "{k}: {}", stderr(&out));
     }
+}
+
+/// The nodes and restarts of one run, from the JSON line of `csp solve` or `csp count`.
+fn nodes_and_restarts(args: &[&str]) -> (u64, u64) {
+    let out = csp(args);
+    assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+    let line = &json_lines(&out)[0];
+    let field = |key: &str| line[key].as_u64().unwrap_or_else(|| panic!("{args:?}: no {key}"));
+    (field("nodes"), field("restarts"))
+}
+
+/// The defaults of instance files: `csp solve` runs run robin with geometric restarts
+/// (100, 1.5), `csp count` runs dom/wdeg without restarts. LangfordBin-06 (unsatisfiable)
+/// takes more than 100 nodes under each order, so the flags left out make a difference.
+#[test]
+fn solve_and_count_defaults_for_instance_files() {
+    let file = format!(
+        "{}/csp-xcsp/tests/data/competition/LangfordBin-06_c18.xml.lzma",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = |extra: &[&str], command: &str| {
+        let mut args = vec![command, file.as_str(), "--format", "json"];
+        args.extend_from_slice(extra);
+        nodes_and_restarts(&args)
+    };
+    let solve = run(&[], "solve");
+    assert!(solve.1 > 0, "the default solve restarts: {solve:?}");
+    assert_eq!(
+        solve,
+        run(
+            &["--var", "run-robin", "--restarts", "geometric:100:1.5"],
+            "solve"
+        )
+    );
+    assert_ne!(solve, run(&["--restarts", "none"], "solve"));
+    let count = run(&[], "count");
+    assert_eq!(count.1, 0, "a count does not restart by default");
+    assert_eq!(count, run(&["--var", "dom-wdeg", "--restarts", "none"], "count"));
+    assert_ne!(count, run(&["--var", "run-robin"], "count"));
 }

@@ -119,7 +119,7 @@ pub fn run(args: CountArgs) -> Result<u8, CliError> {
         return Err(usage("--limit must be at least 1 (it caps the count)"));
     }
     let cancel = super::cancel_flag();
-    let config = args.search.config(&cancel)?;
+    let config = args.search.config(&cancel, true)?;
     let stream = Stream::stdout();
     let several = args.files.len() > 1;
     let mut code = EXIT_OK;

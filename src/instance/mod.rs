@@ -15,7 +15,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
-use csp_core::{Inference, LimitKind, Model, SearchConfig, Stats, Strategy, Strength, ValueOrder, VarOrder};
+use csp_core::{
+    Inference, LimitKind, Model, Restarts, SearchConfig, Stats, Strategy, Strength, ValueOrder, VarOrder,
+};
 use csp_xcsp::{Instance, ReadLimits, ReadOptions};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -24,11 +26,29 @@ use crate::args::{LimitArgs, StrategyArgs, parse_restarts};
 use crate::error::CliError;
 use crate::error::usage;
 
-/// The default strategy for instances read from files: dom/wdeg, values in ascending
-/// order, maintained arc consistency (measured best over the competition set, see
-/// docs/performance-xcsp.md).
+/// The default strategy of `csp solve` on instance files: run robin (pick/dom, dom/wdeg,
+/// frba/dom, dom/wdeg^ca.cd, one per run of [`default_restarts`]), values in ascending order,
+/// maintained arc consistency. Chosen over dom/wdeg without restarts on the 2025 competition
+/// problems and the frb series (docs/performance.md#the-default-strategy-for-instance-files).
 pub fn default_strategy() -> Strategy {
+    Strategy::new(VarOrder::RunRobin, ValueOrder::Asc, Inference::Mac)
+}
+
+/// The default strategy of `csp count` on instance files: dom/wdeg (Boussemart et al.),
+/// values in ascending order, maintained arc consistency. A count has no restarts by
+/// default (it searches every subtree anyway), and run robin without restarts would be
+/// pick/dom alone.
+pub fn default_count_strategy() -> Strategy {
     Strategy::new(VarOrder::DomWdeg, ValueOrder::Asc, Inference::Mac)
+}
+
+/// The restarts of `csp solve` on instance files without `--restarts`: geometric, 100 nodes
+/// in the first run and 1.5 times more in each next one. `csp count` has none by default.
+pub fn default_restarts() -> Option<Restarts> {
+    Some(Restarts::Geometric {
+        first: 100,
+        factor: 1.5,
+    })
 }
 
 /// Where the instances come from and how to read them.
@@ -72,7 +92,8 @@ pub struct SearchArgs {
     pub limits: LimitArgs,
     /// Restarts: `none`, `luby[:SCALE]` (SCALE nodes per unit run, default 100) or
     /// `geometric[:FIRST[:FACTOR]]` (defaults 100 and 1.5). Each subtree a run finished is
-    /// recorded as a nogood, so counts stay exact. Default: none.
+    /// recorded as a nogood, so counts stay exact. Default: geometric:100:1.5 for `solve`,
+    /// none for `count`.
     #[arg(long, value_name = "POLICY", allow_negative_numbers = true)]
     pub restarts: Option<String>,
     /// Worker threads over the files given (0: one per core).
@@ -85,12 +106,21 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    /// The search configuration, with the cancel flag that SIGINT and SIGTERM raise.
-    pub fn config(&self, cancel: &Arc<AtomicBool>) -> Result<SearchConfig, CliError> {
-        let mut config = self.strategy.config(default_strategy(), &self.limits)?;
-        if let Some(text) = &self.restarts {
-            config.restarts = parse_restarts(text).map_err(usage)?;
-        }
+    /// The search configuration, with the cancel flag that SIGINT and SIGTERM raise; the
+    /// defaults of instance files fill what the flags leave out (`counting`: for `csp count`,
+    /// without restarts).
+    pub fn config(&self, cancel: &Arc<AtomicBool>, counting: bool) -> Result<SearchConfig, CliError> {
+        let default = if counting {
+            default_count_strategy()
+        } else {
+            default_strategy()
+        };
+        let mut config = self.strategy.config(default, &self.limits)?;
+        config.restarts = match &self.restarts {
+            Some(text) => parse_restarts(text).map_err(usage)?,
+            None if counting => None,
+            None => default_restarts(),
+        };
         config.limits.cancel = Some(cancel.clone());
         Ok(config)
     }

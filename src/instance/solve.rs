@@ -94,7 +94,7 @@ impl Live<'_> {
 pub fn run(args: SolveArgs) -> Result<u8, CliError> {
     super::check_inputs(&args.files, &args.instance)?;
     let cancel = super::cancel_flag();
-    let config = args.search.config(&cancel)?;
+    let config = args.search.config(&cancel, false)?;
     let stream = Stream::stdout();
     let several = args.files.len() > 1;
     let mut code = EXIT_OK;
