@@ -68,13 +68,14 @@ mod relation;
 mod search;
 mod stats;
 mod store;
+mod trace;
 mod var;
 #[cfg(target_arch = "x86_64")]
 mod wide_vectors;
 
 pub use config::{
-    Branching, ConfigError, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder,
-    VarOrder, luby,
+    Backjump, Branching, ConfigError, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak,
+    ValueOrder, VarOrder, luby,
 };
 pub use constraints::expression::{Bounds, Expr, ExprOp, Interval, RangeError};
 pub use constraints::table::Tuples;
@@ -93,4 +94,5 @@ pub use relation::{PairPredicate, Relation};
 pub use search::{Optimum, Solutions, Solver};
 pub use stats::{Count, LimitKind, Outcome, Stats};
 pub use store::{DomainBits, Values};
+pub use trace::{JsonLines, NodeStatus, Trace, TraceNode, TraceSink, TracedNode};
 pub use var::{IntOrVar, VarId};

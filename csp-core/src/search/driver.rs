@@ -73,7 +73,10 @@ impl Solver<'_> {
                     self.assign_forced_run();
                 }
                 if self.state.num_unassigned == 0 {
-                    if self.complete_assignment_holds() {
+                    let holds = self.complete_assignment_holds();
+                    self.trace_complete_assignment(holds);
+                    self.backjump_at_complete_assignment();
+                    if holds {
                         self.stats.solutions += 1;
                         return Step::Solution;
                     }
@@ -127,7 +130,7 @@ impl Solver<'_> {
                 continue;
             }
             match self.next_value_in_bound() {
-                None => self.state.pop_frame(),
+                None => self.close_top_frame(),
                 Some(value) => {
                     // A frame on places has just moved on to its next variable.
                     let var = self.state.frames.last().expect("a frame").var;

@@ -10,7 +10,7 @@
 
 use super::places::Permutations;
 use super::var_order::VarSelection;
-use crate::config::{Branching, Inference, SearchConfig, TieBreak, ValueOrder, VarOrder};
+use crate::config::{Backjump, Branching, Inference, SearchConfig, TieBreak, ValueOrder, VarOrder};
 use crate::model::Model;
 use crate::network::Network;
 use crate::store::Store;
@@ -55,7 +55,10 @@ impl SearchPlan {
             _ => VarSelection::General,
         };
         let mac = strategy.inference == Inference::Mac;
+        // Backjumping and traces follow each node through the general loop.
+        let general_only = config.backjump != Backjump::None || config.trace.is_some();
         let forced_runs = mac
+            && !general_only
             && matches!(selection, VarSelection::Smallest | VarSelection::SmallestWeighted)
             && matches!(strategy.value_order, ValueOrder::Asc | ValueOrder::Desc)
             && config.restarts.is_none();
@@ -66,6 +69,7 @@ impl SearchPlan {
             _ => false,
         };
         let compiled_fc = network.compiled_fc.is_some()
+            && !general_only
             && !network.final_check
             && compiled_order
             && strategy.inference == Inference::Fc

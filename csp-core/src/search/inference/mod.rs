@@ -21,7 +21,10 @@ impl Solver<'_> {
         top.open = true;
         let level = self.state.frames.len() - 1;
         self.note_decision(level);
-        self.decide(var, value, level)
+        let ok = self.decide(var, value, level);
+        self.trace_node(var, value, level, ok);
+        self.backjump_after_node(var, level, ok);
+        ok
     }
 
     /// The decision `var = value` at `level` and its inference, without the node's

@@ -84,13 +84,7 @@ impl Solver<'_> {
             let Some(candidate) = candidate else {
                 break None;
             };
-            if !check
-                || Legality::new(&self.network, self.props, &self.state, &self.store).agrees(
-                    var,
-                    candidate,
-                    &mut self.stats.checks,
-                )
-            {
+            if !check || self.agrees_or_blames(var, candidate) {
                 break Some(candidate);
             }
         };
