@@ -4,9 +4,6 @@
 //! some instances backjumping expands strictly fewer nodes. Counts are checked against
 //! brute force where the space is small.
 
-use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
-
 use csp_core::random::{ModelB, RandomCsp};
 use csp_core::{
     Backjump, ConfigError, Model, NodeStatus, Outcome, Restarts, SearchConfig, Solver, Stats, Trace,
@@ -14,90 +11,16 @@ use csp_core::{
 };
 
 mod common;
+#[path = "common/traces.rs"]
+mod traces;
 
-/// A node named by its path from the root: `(variable, value)` at each level.
-type Path = Vec<(String, i32)>;
-
-/// One run: its trace, statistics and the answer (the first solution, or the count).
-struct Run {
-    lines: Vec<TracedNode>,
-    stats: Stats,
-    first: Option<Vec<i32>>,
-    count: Option<u64>,
-}
+use traces::{Run, node_paths, traced};
 
 fn config(strategy: &str, backjump: Backjump) -> SearchConfig {
     SearchConfig {
         backjump,
         ..SearchConfig::with_strategy(strategy.parse().expect("a strategy"))
     }
-}
-
-/// Runs `config` on `model` with a trace: the first solution, or every one if `all`.
-fn traced(model: &Model, config: &SearchConfig, all: bool) -> Run {
-    let lines = Arc::new(Mutex::new(Vec::new()));
-    let into = Arc::clone(&lines);
-    let trace = Trace::new(move |node: &csp_core::TraceNode<'_>| into.lock().unwrap().push(node.to_owned()));
-    let config = SearchConfig {
-        trace: Some(trace),
-        ..config.clone()
-    };
-    let mut solver = Solver::new(model, config).expect("a valid configuration");
-    let (first, count) = if all {
-        (None, Some(solver.count().solutions))
-    } else {
-        (solver.solve().solution().map(<[i32]>::to_vec), None)
-    };
-    let stats = solver.stats().clone();
-    drop(solver);
-    let lines = std::mem::take(&mut *lines.lock().unwrap());
-    Run {
-        lines,
-        stats,
-        first,
-        count,
-    }
-}
-
-/// The paths of a trace's nodes (skipped levels are no nodes), checking on the way that
-/// ids rise, parents come first, depths follow parents and the counts match the run's.
-fn node_paths(run: &Run) -> HashSet<Path> {
-    let mut paths: std::collections::HashMap<u64, Path> = std::collections::HashMap::new();
-    let mut out = HashSet::new();
-    let mut last = 0;
-    for line in &run.lines {
-        assert!(line.id > last, "ids rise: {line:?}");
-        last = line.id;
-        let mut path = match line.parent {
-            None => Vec::new(),
-            Some(p) => paths.get(&p).expect("the parent comes first").clone(),
-        };
-        assert_eq!(line.depth as usize, path.len() + 1, "{line:?}");
-        if line.status == NodeStatus::Skipped {
-            assert_eq!(line.value, None);
-            continue;
-        }
-        path.push((line.var.clone(), line.value.expect("a node has a value")));
-        assert!(out.insert(path.clone()), "a node made twice: {path:?}");
-        paths.insert(line.id, path);
-    }
-    let skipped = run
-        .lines
-        .iter()
-        .filter(|l| l.status == NodeStatus::Skipped)
-        .count();
-    assert_eq!(out.len() as u64, run.stats.nodes, "one line per node");
-    assert_eq!(
-        skipped as u64, run.stats.levels_skipped,
-        "one line per level skipped"
-    );
-    let solutions = run
-        .lines
-        .iter()
-        .filter(|l| l.status == NodeStatus::Solution)
-        .count();
-    assert_eq!(solutions as u64, run.stats.solutions);
-    out
 }
 
 /// Every solution by brute force, counted.
