@@ -69,6 +69,7 @@ mod search;
 mod stats;
 mod store;
 mod trace;
+mod tree_csp;
 mod var;
 #[cfg(target_arch = "x86_64")]
 mod wide_vectors;
@@ -95,4 +96,5 @@ pub use search::{Optimum, Solutions, Solver};
 pub use stats::{Count, LimitKind, Outcome, Stats};
 pub use store::{DomainBits, Values};
 pub use trace::{JsonLines, NodeStatus, Trace, TraceNode, TraceSink, TracedNode};
+pub use tree_csp::{NotATree, TreeCountError, TreeSolver};
 pub use var::{IntOrVar, VarId};
