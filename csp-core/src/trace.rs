@@ -7,8 +7,8 @@
 //! node's status is known once the search has looked below it: a node that passed its
 //! inference is held back until its first child (it is then a `branch`) or until search
 //! leaves it without one (a `failure`, a dead end), so the one node held back is the last
-//! one made. A search stopped by a limit reports the node it held back as a `branch` when
-//! the solver is dropped.
+//! one made. When a limit stops the search (or a restart abandons its path), the node held
+//! back is written as a `branch`: every node is written by the time the solver returns.
 //!
 //! ```
 //! use std::sync::{Arc, Mutex};
@@ -28,7 +28,6 @@
 //! let mut solver = Solver::new(&m, config).unwrap();
 //! assert_eq!(solver.count().solutions, 6);
 //! let nodes = solver.stats().nodes;
-//! drop(solver);
 //! let seen = seen.lock().unwrap();
 //! assert_eq!(seen.len() as u64, nodes, "one line per node");
 //! assert_eq!(seen.iter().filter(|n| n.status == NodeStatus::Solution).count(), 6);
@@ -48,7 +47,8 @@ use crate::var::VarId;
 #[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum NodeStatus {
-    /// Search went below it: it has a child, or it was left open when the search stopped.
+    /// Search went below it: it has a child, or it was left open when a limit stopped the
+    /// search or a restart abandoned its path.
     Branch,
     /// A complete assignment that satisfies every constraint.
     Solution,
@@ -266,8 +266,7 @@ impl Trace {
     }
 
     /// Writes out what the sink buffers; the first error the sink met, if any. Call it
-    /// once every solver writing to this trace has been dropped (a solver reports the node
-    /// it holds back when dropped).
+    /// once the searches writing to this trace are done.
     pub fn finish(&self) -> io::Result<()> {
         self.lock().sink.finish()
     }

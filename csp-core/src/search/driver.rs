@@ -32,6 +32,9 @@ impl Solver<'_> {
     /// Runs the search to the next solution, exhaustion or limit.
     pub(super) fn advance(&mut self) -> Step {
         let step = self.advance_inner();
+        if let Step::Limit(_) = step {
+            self.trace_left_open();
+        }
         if let Some(start) = self.started {
             self.stats.elapsed = start.elapsed();
         }

@@ -113,7 +113,7 @@ pub struct Solver<'m> {
     /// Conflict sets, under backjumping.
     backjump: Option<Backjumping>,
     /// Where the nodes go, when traced.
-    tracer: Option<TraceRecorder<'m>>,
+    tracer: Option<TraceRecorder>,
 }
 
 impl<'m> Solver<'m> {
@@ -172,7 +172,7 @@ impl<'m> Solver<'m> {
             check_values: Vec::with_capacity(network.max_arity),
             bound: None,
             backjump,
-            tracer: config.trace.clone().map(|trace| TraceRecorder::new(trace, model)),
+            tracer: config.trace.clone().map(TraceRecorder::new),
             store,
             plan,
             config,

@@ -42,7 +42,7 @@ impl Solver<'_> {
     /// subtree the run finished becomes a nogood, propagated at the root. Returns `false`
     /// if that leaves no solution.
     pub(super) fn restart(&mut self) -> bool {
-        self.trace_restart();
+        self.trace_left_open();
         let (path, finished) = if self.levels_dropped() {
             self.summarise_dropped_run()
         } else {

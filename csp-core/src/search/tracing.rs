@@ -20,10 +20,10 @@ struct Line {
     restart: u32,
 }
 
-/// Writes a search's nodes to its trace.
-pub(super) struct TraceRecorder<'m> {
+/// Writes a search's nodes to its trace. It holds no borrow of the model (names are
+/// looked up as lines are written), so that a solver stays free to drop at any point.
+pub(super) struct TraceRecorder {
     trace: Trace,
-    model: &'m Model,
     /// The id of the open node at each level of the current path.
     path: Vec<u64>,
     /// A node made and not written yet: it passed its inference, and what comes below it
@@ -31,22 +31,21 @@ pub(super) struct TraceRecorder<'m> {
     held: Option<Line>,
 }
 
-impl<'m> TraceRecorder<'m> {
-    pub(super) fn new(trace: Trace, model: &'m Model) -> TraceRecorder<'m> {
+impl TraceRecorder {
+    pub(super) fn new(trace: Trace) -> TraceRecorder {
         TraceRecorder {
             trace,
-            model,
             path: Vec::new(),
             held: None,
         }
     }
 
-    fn emit(&self, line: Line, status: NodeStatus) {
+    fn emit(&self, model: &Model, line: Line, status: NodeStatus) {
         self.trace.emit(&TraceNode {
             id: line.id,
             parent: line.parent,
             depth: line.level as u32 + 1,
-            name: self.model.name(line.var),
+            name: model.name(line.var),
             var: line.var,
             value: line.value,
             status,
@@ -55,16 +54,16 @@ impl<'m> TraceRecorder<'m> {
     }
 
     /// Writes the node held back, as `status`.
-    fn settle(&mut self, status: NodeStatus) {
+    fn settle(&mut self, model: &Model, status: NodeStatus) {
         if let Some(line) = self.held.take() {
-            self.emit(line, status);
+            self.emit(model, line, status);
         }
     }
 
     /// A node `var = value` at `level` of run `restart`; `ok`: its inference held.
-    fn node(&mut self, level: usize, var: VarId, value: i32, restart: u32, ok: bool) {
+    fn node(&mut self, model: &Model, level: usize, (var, value): (VarId, i32), restart: u32, ok: bool) {
         // The node held back is this one's parent: a branch.
-        self.settle(NodeStatus::Branch);
+        self.settle(model, NodeStatus::Branch);
         let id = self.trace.next_id();
         self.path.truncate(level);
         let parent = level.checked_sub(1).and_then(|l| self.path.get(l).copied());
@@ -80,12 +79,12 @@ impl<'m> TraceRecorder<'m> {
         if ok {
             self.held = Some(line);
         } else {
-            self.emit(line, NodeStatus::Failure);
+            self.emit(model, line, NodeStatus::Failure);
         }
     }
 
     /// A level backjumping went over: a line of its own, not a node.
-    fn skipped(&mut self, level: usize, var: VarId, restart: u32) {
+    fn skipped(&mut self, model: &Model, level: usize, var: VarId, restart: u32) {
         let line = Line {
             id: self.trace.next_id(),
             parent: level.checked_sub(1).and_then(|l| self.path.get(l).copied()),
@@ -94,14 +93,7 @@ impl<'m> TraceRecorder<'m> {
             value: None,
             restart,
         };
-        self.emit(line, NodeStatus::Skipped);
-    }
-}
-
-impl Drop for TraceRecorder<'_> {
-    /// A search stopped by a limit (or dropped after a solution) leaves its last node open.
-    fn drop(&mut self) {
-        self.settle(NodeStatus::Branch);
+        self.emit(model, line, NodeStatus::Skipped);
     }
 }
 
@@ -110,7 +102,7 @@ impl Solver<'_> {
     #[inline]
     pub(super) fn trace_node(&mut self, var: VarId, value: i32, level: usize, ok: bool) {
         if let Some(recorder) = &mut self.tracer {
-            recorder.node(level, var, value, self.runs.run(), ok);
+            recorder.node(self.model, level, (var, value), self.runs.run(), ok);
         }
     }
 
@@ -118,11 +110,14 @@ impl Solver<'_> {
     #[inline]
     pub(super) fn trace_complete_assignment(&mut self, holds: bool) {
         if let Some(recorder) = &mut self.tracer {
-            recorder.settle(if holds {
-                NodeStatus::Solution
-            } else {
-                NodeStatus::Failure
-            });
+            recorder.settle(
+                self.model,
+                if holds {
+                    NodeStatus::Solution
+                } else {
+                    NodeStatus::Failure
+                },
+            );
         }
     }
 
@@ -130,15 +125,16 @@ impl Solver<'_> {
     #[inline]
     pub(super) fn trace_dead_end(&mut self) {
         if let Some(recorder) = &mut self.tracer {
-            recorder.settle(NodeStatus::Failure);
+            recorder.settle(self.model, NodeStatus::Failure);
         }
     }
 
-    /// A restart abandons the path: a node held back was open.
+    /// A restart abandons the path, or a limit stops the search: a node held back is left
+    /// open (if the search goes on after a limit, the line stays as written).
     #[inline]
-    pub(super) fn trace_restart(&mut self) {
+    pub(super) fn trace_left_open(&mut self) {
         if let Some(recorder) = &mut self.tracer {
-            recorder.settle(NodeStatus::Branch);
+            recorder.settle(self.model, NodeStatus::Branch);
         }
     }
 
@@ -147,7 +143,7 @@ impl Solver<'_> {
         let restart = self.runs.run();
         if let Some(recorder) = &mut self.tracer {
             for jumped in (lowest..level).rev() {
-                recorder.skipped(jumped, self.state.frames[jumped].var, restart);
+                recorder.skipped(self.model, jumped, self.state.frames[jumped].var, restart);
             }
         }
     }
