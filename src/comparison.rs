@@ -83,10 +83,14 @@ impl<W: Write> RowWriter<W> {
             CompareFormat::Json => {
                 // The layout of `serde_json::to_string_pretty` on the whole array.
                 let separator = if self.rows == 0 { "\n" } else { ",\n" };
-                let pretty = serde_json::to_string_pretty(r).expect("plain data");
+                let pretty = serde_json::to_string_pretty(&labelled(r, self.labels)).expect("plain data");
                 write!(self.out, "{separator}  {}", pretty.replace('\n', "\n  "))?;
             }
-            CompareFormat::Jsonl => writeln!(self.out, "{}", serde_json::to_string(r).expect("plain data"))?,
+            CompareFormat::Jsonl => writeln!(
+                self.out,
+                "{}",
+                serde_json::to_string(&labelled(r, self.labels)).expect("plain data")
+            )?,
         }
         self.rows += 1;
         self.out.flush()
@@ -111,6 +115,21 @@ pub struct Labels {
     pub runs: &'static str,
     /// Whether the CSV starts with the model column.
     pub model_column: bool,
+}
+
+/// A row as JSON, with the words of what is compared: the runs are `puzzles` or
+/// `instances`, and a comparison without models has no `model` field.
+fn labelled(r: &Summary, labels: Labels) -> serde_json::Value {
+    let mut v = serde_json::to_value(r).expect("plain data");
+    if let Some(m) = v.as_object_mut() {
+        if !labels.model_column {
+            m.remove("model");
+        }
+        if let Some(runs) = m.remove("puzzles") {
+            m.insert(labels.runs.to_string(), runs);
+        }
+    }
+    v
 }
 
 /// The error of writing the chart to `path`.

@@ -701,6 +701,7 @@ fn is_invalid(r: Result<(), ModelError>) -> bool {
     matches!(
         r,
         Err(ModelError::InvalidConstraint { .. }
+            | ModelError::Arithmetic { .. }
             | ModelError::LengthMismatch { .. }
             | ModelError::UnknownVariable { .. })
     )

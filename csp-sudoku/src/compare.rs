@@ -71,6 +71,8 @@ pub struct Summary {
     pub time_ms_mean: f64,
     /// Total time, milliseconds.
     pub time_ms_total: f64,
+    /// Solutions found in all (when counting: every solution of every run).
+    pub solutions: u64,
 }
 
 /// Summarises one contender's reports.
@@ -118,5 +120,6 @@ pub fn summarise_runs(
         checks_mean: sum(&|s| s.checks as f64) / n,
         time_ms_mean: time_total / n,
         time_ms_total: time_total,
+        solutions: runs.iter().map(|r| r.1.solutions).sum(),
     }
 }

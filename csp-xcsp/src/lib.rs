@@ -160,6 +160,13 @@ impl Instance {
         })
     }
 
+    /// Whether an assignment of the declared variables (`values[i]` for the `i`-th declared
+    /// variable; auxiliary ones may follow, and are ignored) satisfies every constraint as
+    /// read. Unlike [`Instance::check`], the values' domains are not checked.
+    pub fn satisfies(&self, values: &[i32]) -> bool {
+        values.len() >= self.declared && self.constraints.iter().all(|c| c.constraint.holds(values))
+    }
+
     /// The objective's value under a complete assignment, by its definition (`None`: no
     /// objective, or undefined).
     pub fn objective_value(&self, values: &[i32]) -> Option<i128> {

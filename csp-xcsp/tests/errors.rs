@@ -72,21 +72,23 @@ fn unsupported_constraint_names_element_and_line() {
         "line 8, column 1: unsupported constraint <stretch> (outside XCSP3-core)"
     );
     let e = err(&format!(
-        "{HEAD}<regular> <list> a[] </list> </regular>\n</constraints></instance>"
+        "{HEAD}</constraints>\n<objectives> <minimize> x </minimize> <maximize> x </maximize> </objectives>\n</instance>"
     ));
+    assert!(matches!(e, Error::Unsupported { .. }), "{e}");
     assert!(
-        e.to_string().contains("<regular>") && e.to_string().starts_with("line 7"),
+        e.to_string().contains("several objectives") && e.to_string().starts_with("line 8"),
         "{e}"
     );
     let e = err(&format!(
-        "{HEAD}</constraints>\n<objectives> <minimize> x </minimize> </objectives>\n</instance>"
+        "{HEAD}</constraints>\n<objectives> <minimize type=\"lex\"> a[] </minimize> </objectives>\n</instance>"
     ));
-    assert!(
-        e.to_string().contains("<objectives>") && e.to_string().starts_with("line 8"),
-        "{e}"
+    assert!(matches!(e, Error::Unsupported { .. }), "{e}");
+    let e = err("<instance format=\"XCSP3\" type=\"WCSP\">\n</instance>");
+    assert!(e.to_string().contains("WCSP"), "{e}");
+    let e = err(
+        "<instance format=\"XCSP3\" type=\"CSP\">\n<variables> <var id=\"s\" type=\"symbolic\"> a b </var> </variables>\n</instance>",
     );
-    let e = err("<instance format=\"XCSP3\" type=\"COP\">\n</instance>");
-    assert!(e.to_string().contains("COP"), "{e}");
+    assert!(matches!(e, Error::Unsupported { .. }), "{e}");
     let e = err(&format!(
         "{HEAD}<intension> ne(x,foo(a[0])) </intension>\n</constraints></instance>"
     ));
@@ -144,4 +146,71 @@ fn instantiation_with_repeats_and_stars() {
     assert!(instance.check(&[1, 1, 1, 0, 2]).is_ok());
     assert!(instance.check(&[1, 1, 1, 3, 2]).is_ok());
     assert!(instance.check(&[1, 1, 2, 3, 2]).is_err());
+}
+
+/// Malformed forms of the XCSP3-core globals and objectives: each refused with its place,
+/// never a panic.
+#[test]
+fn malformed_globals_and_objectives_are_located() {
+    for (bad, line, needle) in [
+        (
+            "<regular> <list> a[] </list> <transitions> (q0,1,q1)(q1,2,q0) </transitions> <start> q0 </start> <final> q9 </final> </regular>",
+            7,
+            "unknown state `q9`",
+        ),
+        (
+            "<regular> <list> a[] </list> <transitions> (q0,1,q1) </transitions> <start> q7 </start> <final> q1 </final> </regular>",
+            7,
+            "unknown state `q7`",
+        ),
+        (
+            "<regular> <list> a[] </list> <transitions> (q0,1) </transitions> <start> q0 </start> <final> q0 </final> </regular>",
+            7,
+            "(from,value,to)",
+        ),
+        (
+            "<cumulative> <origins> a[] </origins> <lengths> 1 1 1 </lengths> <condition> (le,2) </condition> </cumulative>",
+            7,
+            "needs a <heights>",
+        ),
+        (
+            "<mdd> <list> a[] </list> <transitions> (r,1,n)(n,2,t)(u,3,t) </transitions> </mdd>",
+            7,
+            "one root",
+        ),
+        (
+            "<cardinality> <list> a[] </list> <values> 1 2 </values> <occurs> 1 </occurs> </cardinality>",
+            7,
+            "occurrence bounds",
+        ),
+        (
+            "<lex> <list> a[0] a[1] </list> <list> x </list> <operator> lt </operator> </lex>",
+            7,
+            "different lengths",
+        ),
+        (
+            "<ordered> <list> a[] </list> <operator> lq </operator> </ordered>",
+            7,
+            "expected lt, le, ge or gt",
+        ),
+        (
+            "<element> <matrix> (1,2)(3,4) </matrix> <index> x </index> <value> a[0] </value> </element>",
+            7,
+            "a row and a column",
+        ),
+        (
+            "<knapsack> <list> a[] </list> <weights> 1 2 3 </weights> <profits> 1 2 3 </profits> <condition> (le,3) </condition> </knapsack>",
+            7,
+            "two <condition>s",
+        ),
+    ] {
+        let e = err(&format!("{HEAD}{bad}\n</constraints></instance>"));
+        assert!(e.to_string().contains(needle), "{bad}: {e}");
+        assert_eq!(e.position().map(|p| p.line), Some(line), "{bad}: {e}");
+    }
+    let e = err(&format!(
+        "{HEAD}</constraints>\n<objectives> <minimize> add(x,zz) </minimize> </objectives>\n</instance>"
+    ));
+    assert!(matches!(e, Error::UnknownVariable { .. }), "{e}");
+    assert_eq!(e.position().map(|p| p.line), Some(8), "{e}");
 }

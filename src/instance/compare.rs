@@ -18,7 +18,7 @@ use super::{InstanceArgs, Loaded, load};
 use crate::args::{parse_restarts, parse_seconds};
 use crate::comparison::{CompareFormat, Labels, svg_error, write_rows};
 use crate::error::usage;
-use crate::error::{CliError, EXIT_OK};
+use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED};
 
 /// Arguments of `csp compare`.
 #[derive(Args)]
@@ -332,7 +332,21 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     let summaries = summarise(&field, &records);
     if !jsonl {
         let mut out = std::io::stdout().lock();
-        let written = write_rows(&mut out, args.format, &summaries, LABELS);
+        let mut written = write_rows(&mut out, args.format, &summaries, LABELS);
+        // Optimisation instances: the best value of each run, whether it is proved, and the
+        // nodes to reach it and to prove it.
+        if written.is_ok() && matches!(args.format, CompareFormat::Table | CompareFormat::Csv) {
+            let optimised: Vec<&RunRecord> = records
+                .iter()
+                .filter(|r| {
+                    matches!(r.status, RunStatus::Optimal | RunStatus::Feasible)
+                        || r.stats.objective.is_some()
+                })
+                .collect();
+            if !optimised.is_empty() {
+                written = write_optimisation_rows(&mut out, args.format, &optimised);
+            }
+        }
         written.map_err(|source| CliError::Io {
             context: "cannot write the results".into(),
             source,
@@ -342,7 +356,76 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         file.write_all(crate::chart::nodes_chart(&summaries).as_bytes())
             .map_err(|source| svg_error(path, source))?;
     }
-    Ok(EXIT_OK)
+    // A file that could not be read is an instance not answered, as for `csp count`.
+    let skipped = loaded.iter().flatten().any(Result::is_err);
+    Ok(if skipped { EXIT_UNSOLVED } else { EXIT_OK })
+}
+
+/// The runs on optimisation instances, one row each: the best value, whether it is proved
+/// optimal, the nodes to the best and to the proof, and the time.
+fn write_optimisation_rows(
+    out: &mut impl Write,
+    format: CompareFormat,
+    runs: &[&RunRecord],
+) -> std::io::Result<()> {
+    let proof = |r: &RunRecord| r.stats.nodes_to_proof.map_or("-".to_string(), |n| n.to_string());
+    let best = |r: &RunRecord| r.stats.objective.map_or("-".to_string(), |v| v.to_string());
+    let proved = |r: &RunRecord| {
+        if r.status == RunStatus::Optimal {
+            "yes"
+        } else {
+            "no"
+        }
+    };
+    if format == CompareFormat::Csv {
+        writeln!(
+            out,
+            "instance,strategy,seed,status,best,proved,nodes_to_best,nodes_to_proof,nodes,ms"
+        )?;
+        for r in runs {
+            writeln!(
+                out,
+                "{},{},{},{},{},{},{},{},{},{:.3}",
+                r.file,
+                r.strategy,
+                r.seed,
+                serde_json::to_value(r.status)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default(),
+                best(r),
+                proved(r),
+                r.stats.nodes_to_best,
+                proof(r),
+                r.stats.nodes,
+                r.seconds() * 1000.0
+            )?;
+        }
+        return out.flush();
+    }
+    let width = runs.iter().map(|r| r.file.len()).max().unwrap_or(8).max(8);
+    let strategy_width = runs.iter().map(|r| r.strategy.len()).max().unwrap_or(8).max(8);
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{:<width$}  {:<strategy_width$}  {:>10}  {:>6}  {:>13}  {:>14}  {:>12}  {:>10}",
+        "instance", "strategy", "best", "proved", "nodes to best", "nodes to proof", "nodes", "ms"
+    )?;
+    for r in runs {
+        writeln!(
+            out,
+            "{:<width$}  {:<strategy_width$}  {:>10}  {:>6}  {:>13}  {:>14}  {:>12}  {:>10.1}",
+            r.file,
+            r.strategy,
+            best(r),
+            proved(r),
+            r.stats.nodes_to_best,
+            proof(r),
+            r.stats.nodes,
+            r.seconds() * 1000.0
+        )?;
+    }
+    out.flush()
 }
 
 /// Instances, whose model is the file's.

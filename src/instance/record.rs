@@ -17,6 +17,10 @@ use crate::error::CliError;
 pub enum RunStatus {
     /// A solution was found (or, counting, every solution was counted and there is one).
     Solved,
+    /// Optimising: the best solution is proved optimal.
+    Optimal,
+    /// Optimising: solutions were found, but a limit stopped the proof of optimality.
+    Feasible,
     /// Proved to have no solution.
     Unsatisfiable,
     /// A node or time limit stopped the search first.
@@ -28,13 +32,17 @@ pub enum RunStatus {
 impl RunStatus {
     /// Whether the run answered: a solution or a proof that there is none.
     pub fn answered(self) -> bool {
-        matches!(self, RunStatus::Solved | RunStatus::Unsatisfiable)
+        matches!(
+            self,
+            RunStatus::Solved | RunStatus::Optimal | RunStatus::Unsatisfiable
+        )
     }
 
     /// The status as the comparison tables count it.
     pub fn summary_status(self) -> csp_sudoku::Status {
         match self {
-            RunStatus::Solved => csp_sudoku::Status::Solved,
+            RunStatus::Solved | RunStatus::Optimal => csp_sudoku::Status::Solved,
+            RunStatus::Feasible => csp_sudoku::Status::Limit,
             RunStatus::Unsatisfiable => csp_sudoku::Status::Unsatisfiable,
             RunStatus::Limit => csp_sudoku::Status::Limit,
             RunStatus::Error => csp_sudoku::Status::Error,
@@ -52,7 +60,8 @@ pub struct Ended {
     pub stats: Stats,
 }
 
-/// Runs one search on `model`: the first solution, or every solution with `count`.
+/// Runs one search on `model`: the first solution, or every solution with `count`; the
+/// optimum of a model with an objective (unless counting).
 pub fn search(model: &Model, config: SearchConfig, count: bool) -> Ended {
     let mut solver = match Solver::new(model, config) {
         Ok(solver) => solver,
@@ -64,7 +73,17 @@ pub fn search(model: &Model, config: SearchConfig, count: bool) -> Ended {
             };
         }
     };
-    let (status, limit) = if count {
+    let (status, limit) = if !count && model.objective().is_some() {
+        match solver.optimize() {
+            Ok(o) => match (o.proved, o.best.is_some()) {
+                (true, true) => (RunStatus::Optimal, None),
+                (true, false) => (RunStatus::Unsatisfiable, None),
+                (false, true) => (RunStatus::Feasible, o.limit),
+                (false, false) => (RunStatus::Limit, o.limit),
+            },
+            Err(_) => (RunStatus::Error, None),
+        }
+    } else if count {
         let c = solver.count();
         match (c.limit, c.solutions) {
             (Some(limit), _) => (RunStatus::Limit, Some(limit)),

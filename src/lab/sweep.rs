@@ -99,6 +99,8 @@ impl SweepRecord<'_> {
     fn csv(&self) -> String {
         let status = match self.status {
             RunStatus::Solved => "solved",
+            RunStatus::Optimal => "optimal",
+            RunStatus::Feasible => "feasible",
             RunStatus::Unsatisfiable => "unsatisfiable",
             RunStatus::Limit => "limit",
             RunStatus::Error => "error",

@@ -665,14 +665,15 @@ impl Model {
     }
 }
 
-/// An error unless `c` fits in 32 bits (the constraint compares it with values).
+/// [`ModelError::Arithmetic`] unless `c` fits in 32 bits (the constraint compares it with
+/// values, and adds it to them in 64 bits).
 pub(crate) fn fits_32(constraint: &'static str, c: i64) -> Result<(), ModelError> {
     if i32::try_from(c).is_ok() {
         Ok(())
     } else {
-        Err(invalid(
+        Err(ModelError::Arithmetic {
             constraint,
-            format!("the constant {c} does not fit in 32 bits"),
-        ))
+            reason: format!("the constant {c} does not fit in 32 bits"),
+        })
     }
 }

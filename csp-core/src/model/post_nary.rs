@@ -490,7 +490,7 @@ impl Model {
         let mut coefs = Vec::with_capacity(merged.len());
         let mut vars = Vec::with_capacity(merged.len());
         for (c, v) in merged {
-            coefs.push(i64::try_from(c).map_err(|_| ModelError::InvalidConstraint {
+            coefs.push(i64::try_from(c).map_err(|_| ModelError::Arithmetic {
                 constraint,
                 reason: format!("the coefficient of {} leaves the 64-bit integers", self.name(v)),
             })?);

@@ -68,16 +68,26 @@ impl Constraint for Sum {
         let mut merged: Vec<(i128, VarId)> = Vec::with_capacity(self.terms.len());
         let mut constant = 0i128;
         for (c, e) in &self.terms {
-            let Expr::Const(c) = c else {
-                return p.intension(&general(self));
+            // Each term as a coefficient on a variable: a product of two variables, or a
+            // function of a few variables with few values (`mul(x[i][k], x[j][k])` in a
+            // scalar product), through an auxiliary variable tied to it by a table.
+            let (c, e) = match (c, e) {
+                (Expr::Const(c), e) => (*c, e.clone()),
+                (v, Expr::Const(k)) => (*k, v.clone()),
+                (v, e) => (1, Expr::Call(Op::Mul, vec![v.clone(), e.clone()])),
             };
-            match e {
-                Expr::Const(k) => constant += i128::from(*c) * i128::from(*k),
-                Expr::Var(v) => match merged.iter_mut().find(|(_, w)| w == v) {
-                    Some(t) => t.0 += i128::from(*c),
-                    None => merged.push((i128::from(*c), *v)),
-                },
+            let v = match e {
+                Expr::Const(k) => {
+                    constant += i128::from(c) * i128::from(k);
+                    continue;
+                }
+                Expr::Var(v) => v,
+                f if p.small_function(&f) => p.var_of(&f)?,
                 _ => return p.intension(&general(self)),
+            };
+            match merged.iter_mut().find(|(_, w)| *w == v) {
+                Some(t) => t.0 += i128::from(c),
+                None => merged.push((i128::from(c), v)),
             }
         }
         merged.retain(|t| t.0 != 0);

@@ -344,6 +344,18 @@ impl<'m, 'l> Poster<'m, 'l> {
         Ok(v)
     }
 
+    /// Whether `f` is a function of at most three variables with few combinations of values:
+    /// one an auxiliary variable and a generated table ([`Poster::var_of`]) capture exactly,
+    /// with arc consistency.
+    pub(crate) fn small_function(&self, f: &Expr) -> bool {
+        let vars = f.variables();
+        vars.len() <= 3
+            && vars
+                .iter()
+                .fold(1u128, |n, &v| n.saturating_mul(self.dom_len(v) as u128))
+                <= AUX_ENUMERATION
+    }
+
     /// Variables for each expression of a list.
     pub(crate) fn vars_of(&mut self, items: &[Expr]) -> Result<Vec<VarId>> {
         items.iter().map(|e| self.var_of(e)).collect()

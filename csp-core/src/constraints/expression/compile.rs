@@ -78,6 +78,24 @@ pub(crate) fn post_intension(model: &mut Model, expr: &Expr) -> Result<(), Model
 
 /// `sum(terms) kind` for a comparison or set membership between linear expressions.
 pub(crate) fn linear_shape(expr: &Expr) -> Option<(Vec<(i64, VarId)>, LinearKind)> {
+    let (terms, kind) = linear_terms_and_kind(expr)?;
+    // A variable's coefficients merged must fit 64 bits, else the expression is posted
+    // another way (exactly, with weaker pruning).
+    let mut merged: Vec<(i128, VarId)> = Vec::with_capacity(terms.len());
+    for &(c, v) in &terms {
+        match merged.iter_mut().find(|t| t.1 == v) {
+            Some(t) => t.0 += i128::from(c),
+            None => merged.push((i128::from(c), v)),
+        }
+    }
+    merged
+        .iter()
+        .all(|&(c, _)| i64::try_from(c).is_ok())
+        .then_some((terms, kind))
+}
+
+/// [`linear_shape`] before the merged coefficients are checked.
+fn linear_terms_and_kind(expr: &Expr) -> Option<(Vec<(i64, VarId)>, LinearKind)> {
     let Expr::Call(op, args) = expr else {
         return None;
     };

@@ -6,13 +6,16 @@
 //! bounds the peak from below, and a task whose height would take a segment of the
 //! profile (others' parts only) above the peak's maximum cannot start where it would
 //! cover that segment. Two tasks whose heights together exceed the peak's maximum get the
-//! pairwise disjunctive rule. O(n^2) per run, O(n log n) for the profile.
+//! pairwise disjunctive rule. An energy check after ACE's: the tasks' smallest volume
+//! must fit under the capacity between the earliest start and the latest end, less the
+//! room the profile leaves too low for any task still to place. O(n^2) per run, O(n log n)
+//! for the profile.
 
-use super::task::{Task, disjunctive_pair};
+use super::task::{Bounds, Task, disjunctive_pair, with_bounds};
 use crate::constraints::exact_once_complete;
+use crate::constraints::forward_check_last;
 use crate::constraints::scope::Term;
 use crate::constraints::scratch::with_scratch;
-use crate::constraints::{forward_check_last, remove_range};
 use crate::propagation::{Conflict, Event, Priority, PropagationContext, Propagator};
 use crate::var::VarId;
 
@@ -48,21 +51,17 @@ impl Cumulative {
         best
     }
 
-    /// The time-tabling pass.
-    fn time_table(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+    /// The time-tabling pass, and the energy check.
+    fn time_table(&self, ctx: &mut PropagationContext<'_>, bounds: &[Bounds]) -> Result<(), Conflict> {
         with_scratch(|s| {
             // Events (time, delta) of the compulsory parts; at equal times ends go first.
             let events = &mut s.pairs;
             events.clear();
-            for t in &self.tasks {
-                let b = t.bounds(ctx)?;
+            for b in bounds {
                 if let Some((from, to)) = b.compulsory().filter(|_| b.height > 0) {
                     events.push((from, b.height));
                     events.push((to, -b.height));
                 }
-            }
-            if events.is_empty() {
-                return Ok(());
             }
             events.sort_unstable();
             // The segments [time, next time) with their loads, in `segments`.
@@ -87,8 +86,8 @@ impl Cumulative {
                 return Err(Conflict);
             }
             self.peak.restrict(ctx, highest, i64::MAX)?;
-            for t in &self.tasks {
-                let b = t.bounds(ctx)?;
+            self.energy(ctx, bounds, segments, capacity)?;
+            for (t, b) in self.tasks.iter().zip(bounds) {
                 if b.len == 0 || b.height == 0 {
                     continue;
                 }
@@ -98,12 +97,49 @@ impl Cumulative {
                     let mine = own.is_some_and(|(a, z)| a <= from && to <= z);
                     let others = load - if mine { b.height } else { 0 };
                     if others + b.height > capacity {
-                        remove_range(ctx, t.origin.var, from - b.len + 1, to - 1)?;
+                        t.forbid_starts(ctx, b, from - b.len + 1, to - 1)?;
                     }
                 }
             }
             Ok(())
         })
+    }
+
+    /// The energy check (after ACE's): the tasks' smallest volume must fit in the
+    /// capacity over the span from the earliest start to the latest end, less the room
+    /// that the profile's `segments` leave too low for any task still to be placed.
+    fn energy(
+        &self,
+        ctx: &PropagationContext<'_>,
+        bounds: &[Bounds],
+        segments: &[i64],
+        capacity: i64,
+    ) -> Result<(), Conflict> {
+        let (mut first, mut last) = (i64::MAX, i64::MIN);
+        let mut volume = 0i128;
+        let mut smallest = i64::MAX;
+        for (t, b) in self.tasks.iter().zip(bounds) {
+            if b.len == 0 || b.height == 0 {
+                continue;
+            }
+            first = first.min(b.est);
+            last = last.max(b.lst + b.len_max);
+            volume += i128::from(b.len) * i128::from(b.height);
+            if ctx.size(t.origin.var) > 1 {
+                smallest = smallest.min(b.height);
+            }
+        }
+        if first > last {
+            return Ok(());
+        }
+        let mut margin = i128::from(last - first) * i128::from(capacity) - volume;
+        for seg in segments.chunks_exact(3) {
+            let gap = capacity - seg[2];
+            if gap > 0 && gap < smallest {
+                margin -= i128::from(seg[1] - seg[0]) * i128::from(gap);
+            }
+        }
+        if margin < 0 { Err(Conflict) } else { Ok(()) }
     }
 }
 
@@ -131,16 +167,18 @@ impl Propagator for Cumulative {
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>, _event: Event) -> Result<(), Conflict> {
-        self.time_table(ctx)?;
-        let capacity = self.peak.max(ctx)?;
-        for (i, s) in self.tasks.iter().enumerate() {
-            let hs = s.height.min(ctx)?;
-            for t in &self.tasks[i + 1..] {
-                if hs + t.height.min(ctx)? > capacity {
-                    disjunctive_pair(ctx, s, t, true)?;
+        with_bounds(ctx, &self.tasks, |ctx, bounds| {
+            self.time_table(ctx, bounds)?;
+            let capacity = self.peak.max(ctx)?;
+            for (i, s) in self.tasks.iter().enumerate() {
+                for (j, t) in self.tasks.iter().enumerate().skip(i + 1) {
+                    if bounds[i].height + bounds[j].height > capacity {
+                        disjunctive_pair(ctx, (s, &bounds[i]), (t, &bounds[j]), true)?;
+                    }
                 }
             }
-        }
+            Ok(())
+        })?;
         forward_check_last(ctx, &self.scope, |values| self.check(values))
     }
 

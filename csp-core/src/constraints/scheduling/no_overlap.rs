@@ -2,9 +2,9 @@
 //! (with `zero_ignored`, a task of length 0 overlaps nothing). Time-tabling on the
 //! compulsory parts and the pairwise disjunctive rule; O(n^2) per run.
 
-use super::task::{Task, disjunctive_pair};
+use super::task::{Bounds, Task, disjunctive_pair, with_bounds};
 use crate::constraints::exact_once_complete;
-use crate::constraints::{forward_check_last, remove_range};
+use crate::constraints::forward_check_last;
 use crate::propagation::{Conflict, Event, Priority, PropagationContext, Propagator};
 use crate::var::VarId;
 
@@ -31,22 +31,18 @@ impl NoOverlap {
     }
 
     /// Time-tabling: no task starts where it would overlap another's compulsory part.
-    fn time_table(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
-        for (i, s) in self.tasks.iter().enumerate() {
-            let Some((from, to)) = s.bounds(ctx)?.compulsory() else {
+    fn time_table(&self, ctx: &mut PropagationContext<'_>, bounds: &[Bounds]) -> Result<(), Conflict> {
+        for (i, (s, a)) in self.tasks.iter().zip(bounds).enumerate() {
+            let Some((from, to)) = a.compulsory() else {
                 continue;
             };
-            for (j, t) in self.tasks.iter().enumerate() {
-                if i == j || t.origin.var == s.origin.var {
-                    continue;
-                }
-                let len = t.length.min(ctx)?;
-                if self.zero_ignored && len == 0 {
+            for (j, (t, b)) in self.tasks.iter().zip(bounds).enumerate() {
+                if i == j || t.origin.var == s.origin.var || (self.zero_ignored && b.len == 0) {
                     continue;
                 }
                 // t overlaps [from, to) when it starts in (from - len, to) (a task of
                 // length 0 strictly inside, when those count).
-                remove_range(ctx, t.origin.var, from - len + 1, to - 1)?;
+                t.forbid_starts(ctx, b, from - b.len + 1, to - 1)?;
             }
         }
         Ok(())
@@ -69,12 +65,15 @@ impl Propagator for NoOverlap {
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>, _event: Event) -> Result<(), Conflict> {
-        self.time_table(ctx)?;
-        for (i, s) in self.tasks.iter().enumerate() {
-            for t in &self.tasks[i + 1..] {
-                disjunctive_pair(ctx, s, t, self.zero_ignored)?;
+        with_bounds(ctx, &self.tasks, |ctx, bounds| {
+            self.time_table(ctx, bounds)?;
+            for (i, s) in self.tasks.iter().enumerate() {
+                for (j, t) in self.tasks.iter().enumerate().skip(i + 1) {
+                    disjunctive_pair(ctx, (s, &bounds[i]), (t, &bounds[j]), self.zero_ignored)?;
+                }
             }
-        }
+            Ok(())
+        })?;
         forward_check_last(ctx, &self.scope, |values| self.check(values))
     }
 
