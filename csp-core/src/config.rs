@@ -394,6 +394,45 @@ impl SearchConfig {
     /// reaches it.
     pub const DEFAULT_MAX_TRAIL: usize = 1 << 20;
 
+    /// Whether the options fit together, the model aside: the errors [`crate::Solver::new`]
+    /// gives for the configuration alone, so that a front end can refuse them up front.
+    pub fn check(&self) -> Result<(), ConfigError> {
+        let inference = self.strategy.inference;
+        if self.probing && inference != Inference::Mac {
+            return Err(ConfigError::ProbingWithoutMac(inference));
+        }
+        if let Some(policy) = self.restarts.filter(|policy| !policy.grows()) {
+            return Err(ConfigError::RestartsDoNotGrow(policy.to_string()));
+        }
+        let backjump = self.backjump;
+        let refuse = |reason: &str| {
+            Err(ConfigError::Backjumping {
+                backjump,
+                reason: reason.to_string(),
+            })
+        };
+        if backjump == Backjump::None {
+            Ok(())
+        } else if inference == Inference::Mac {
+            refuse(
+                "needs inference none or fc, not mac: its pruning cascades, and the levels behind \
+                 each removal are not recorded",
+            )
+        } else if self.restarts.is_some() {
+            refuse(
+                "does not run with restarts: the nogoods recorded at restarts prune without the \
+                 levels behind them",
+            )
+        } else if self.branching == Branching::Places {
+            refuse(
+                "branches on variables only: a decision on the places of a value is refuted by \
+                 the permutation constraint, not by a level",
+            )
+        } else {
+            Ok(())
+        }
+    }
+
     /// A configuration with this strategy and the other defaults.
     pub fn with_strategy(strategy: Strategy) -> Self {
         SearchConfig {

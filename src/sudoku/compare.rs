@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use csp_core::{Branching, Limits, SearchConfig, Strategy};
+use csp_core::{Backjump, Branching, Limits, SearchConfig, Strategy};
 use csp_sudoku::{Contender, ModelKind, PerOrder, SolveReport, default_contenders, summarise};
 
 use crate::args::parse_seconds;
@@ -49,6 +49,16 @@ pub struct CompareArgs {
         allow_negative_numbers = true
     )]
     branching: Branching,
+    /// Backjumping for every contender: none, bj or cbj (see `csp sudoku solve --help`);
+    /// contenders are then named `model:var/value/inference+cbj`, and those under mac are
+    /// left out of the default field. Not with `--branching places`. Default: none.
+    #[arg(
+        long,
+        default_value = "none",
+        value_name = "KIND",
+        allow_negative_numbers = true
+    )]
+    backjump: Backjump,
     /// Node limit per puzzle and strategy, so that hopeless combinations end.
     #[arg(long, default_value_t = 100_000, value_name = "N", value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
     node_limit: u64,
@@ -70,26 +80,59 @@ pub struct CompareArgs {
 /// contender without it is a usage error when the strategies were given, and is left out
 /// of the default field, with a note.
 fn contenders(args: &CompareArgs) -> Result<Vec<Contender>, CliError> {
-    let mut field = field(args)?;
-    if args.branching != Branching::Places {
-        return Ok(field);
+    let field = field(args)?;
+    let backjumping = args.backjump != Backjump::None;
+    if backjumping && args.branching == Branching::Places {
+        return Err(usage(format!(
+            "--backjump {} branches on variables only, not with --branching places",
+            args.backjump
+        )));
     }
-    let blind = |c: &Contender| c.strategy.inference == csp_core::Inference::None;
+    if args.branching == Branching::Places {
+        let blind = |c: &Contender| c.strategy.inference == csp_core::Inference::None;
+        return fitting(
+            args,
+            field,
+            blind,
+            "--branching places",
+            "without inference",
+            "fc or mac",
+        );
+    }
+    if backjumping {
+        let mac = |c: &Contender| c.strategy.inference == csp_core::Inference::Mac;
+        let flag = format!("--backjump {}", args.backjump);
+        return fitting(args, field, mac, &flag, "under mac", "none or fc");
+    }
+    Ok(field)
+}
+
+/// The field without the contenders `misfit` says `flag` cannot run: a usage error when
+/// the strategies were given, and a note otherwise. `which` names the misfits, `needs` what
+/// the flag needs.
+fn fitting(
+    args: &CompareArgs,
+    mut field: Vec<Contender>,
+    misfit: impl Fn(&Contender) -> bool,
+    flag: &str,
+    which: &str,
+    needs: &str,
+) -> Result<Vec<Contender>, CliError> {
     if let Some(c) = field
         .iter()
-        .find(|c| blind(c))
+        .find(|c| misfit(c))
         .filter(|_| !args.strategies.is_empty())
     {
         return Err(usage(format!(
-            "--branching places needs inference fc or mac (the contender {} has none)",
+            "{flag} needs inference {needs} (the contender {} is {which})",
             c.label()
         )));
     }
     let before = field.len();
-    field.retain(|c| !blind(c));
+    field.retain(|c| !misfit(c));
     if field.len() < before {
         note!(
-            "--branching places: the {} contenders without inference are left out (it needs fc or mac)",
+            "{flag}: the {} contenders {which} are left out (it needs {needs})",
             before - field.len()
         );
     }
@@ -156,7 +199,11 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         None => None,
     };
     let batch = Batch::new(args.jobs)?;
-    let names = field.iter().map(Contender::label).collect::<Vec<_>>();
+    let label = |c: &Contender| match args.backjump {
+        Backjump::None => c.label(),
+        backjump => format!("{}+{backjump}", c.label()),
+    };
+    let names = field.iter().map(label).collect::<Vec<_>>();
     let start = RowWriter::start(
         std::io::stdout().lock(),
         args.format,
@@ -176,6 +223,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         let config = SearchConfig {
             strategy: contender.strategy,
             branching: args.branching,
+            backjump: args.backjump,
             limits: Limits {
                 nodes: Some(args.node_limit),
                 time: Some(args.timeout),
@@ -202,7 +250,8 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
                 Ok(())
             },
         )?;
-        let summary = summarise(contender, &reports);
+        let mut summary = summarise(contender, &reports);
+        summary.contender = label(contender);
         log::info!(
             "{}: {} of {} solved",
             summary.contender,

@@ -123,12 +123,7 @@ impl<'m> Solver<'m> {
     /// model is part of the run.
     pub fn new(model: &'m Model, mut config: SearchConfig) -> Result<Solver<'m>, ConfigError> {
         let created = Instant::now();
-        if config.probing && config.strategy.inference != Inference::Mac {
-            return Err(ConfigError::ProbingWithoutMac(config.strategy.inference));
-        }
-        if let Some(policy) = config.restarts.filter(|policy| !policy.grows()) {
-            return Err(ConfigError::RestartsDoNotGrow(policy.to_string()));
-        }
+        config.check()?;
         store_fits(model.vars().map(|v| model.domain(v).num_words()).sum())?;
         let backjump = Backjumping::new(&config, model.num_vars())?;
         if config.backjump != Backjump::None {

@@ -32,7 +32,7 @@ use conflict_sets::ConflictSets;
 use pruners::{Pruner, Pruners};
 
 use super::Solver;
-use crate::config::{Backjump, Branching, ConfigError, Inference, SearchConfig};
+use crate::config::{Backjump, ConfigError, Inference, SearchConfig};
 use crate::propagation::engine::Failure;
 use crate::var::VarId;
 
@@ -63,38 +63,15 @@ impl Backjumping {
         if kind == Backjump::None {
             return Ok(None);
         }
-        let refuse = |reason: String| {
-            Err(ConfigError::Backjumping {
-                backjump: kind,
-                reason,
-            })
-        };
-        if config.strategy.inference == Inference::Mac {
-            return refuse(
-                "needs inference none or fc, not mac: its pruning cascades, and the levels behind \
-                 each removal are not recorded"
-                    .into(),
-            );
-        }
-        if config.restarts.is_some() {
-            return refuse(
-                "does not run with restarts: the nogoods recorded at restarts prune without \
-                 the levels behind them"
-                    .into(),
-            );
-        }
-        if config.branching == Branching::Places {
-            return refuse(
-                "branches on variables only: a decision on the places of a value is \
-                 refuted by the permutation constraint, not by a level"
-                    .into(),
-            );
-        }
+        // The options fit together (`SearchConfig::check`, called first); the size remains.
         if vars > MAX_VARS {
-            return refuse(format!(
-                "takes at most {MAX_VARS} variables (a conflict set holds a bit per level at \
-                 each level); this model has {vars}"
-            ));
+            return Err(ConfigError::Backjumping {
+                backjump: kind,
+                reason: format!(
+                    "takes at most {MAX_VARS} variables (a conflict set holds a bit per level \
+                     at each level); this model has {vars}"
+                ),
+            });
         }
         Ok(Some(Backjumping {
             kind,
