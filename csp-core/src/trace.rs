@@ -220,7 +220,7 @@ fn write_escaped(out: &mut impl Write, text: &str) -> io::Result<()> {
             c if (c as u32) < 0x20 => "",
             _ => continue,
         };
-        out.write_all(text[start..i].as_bytes())?;
+        out.write_all(&text.as_bytes()[start..i])?;
         if escaped.is_empty() {
             write!(out, "\\u{:04x}", c as u32)?;
         } else {
@@ -228,7 +228,7 @@ fn write_escaped(out: &mut impl Write, text: &str) -> io::Result<()> {
         }
         start = i + c.len_utf8();
     }
-    out.write_all(text[start..].as_bytes())
+    out.write_all(&text.as_bytes()[start..])
 }
 
 /// A search tree's destination: a [`TraceSink`] and the numbering of nodes. Clones share

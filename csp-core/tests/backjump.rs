@@ -5,16 +5,19 @@
 //! brute force where the space is small.
 
 use csp_core::random::{ModelB, RandomCsp};
-use csp_core::{
-    Backjump, ConfigError, Model, NodeStatus, Outcome, Restarts, SearchConfig, Solver, Stats, Trace,
-    TracedNode,
-};
+use std::collections::BTreeMap;
+
+use csp_core::{Backjump, ConfigError, Model, Outcome, Restarts, SearchConfig, Solver};
 
 mod common;
 #[path = "common/traces.rs"]
 mod traces;
 
-use traces::{Run, node_paths, traced};
+use traces::{node_paths, traced};
+
+/// Per variant (`inference backjump first|all`): instances, those where it expanded
+/// strictly fewer nodes than its chronological twin, and the nodes of both, summed.
+type Figures = BTreeMap<String, (u64, u64, u64, u64)>;
 
 fn config(strategy: &str, backjump: Backjump) -> SearchConfig {
     SearchConfig {
@@ -47,9 +50,9 @@ fn brute_force_count(csp: &RandomCsp) -> u64 {
     }
 }
 
-/// Compares each backjumping variant with its chronological twin on `model`; returns how
-/// many of the variants expanded strictly fewer nodes (first solution or count).
-fn compare_on(model: &Model, what: &str) -> u32 {
+/// Compares each backjumping variant with its chronological twin on `model`, adding to
+/// `figures`; returns how many of the variants expanded strictly fewer nodes.
+fn compare_on(model: &Model, what: &str, figures: &mut Figures) -> u32 {
     let mut fewer = 0;
     for inference in ["none", "fc"] {
         let strategy = format!("static/asc/{inference}");
@@ -72,10 +75,19 @@ fn compare_on(model: &Model, what: &str) -> u32 {
                 if let Some(first) = &run.first {
                     assert!(model.is_solution(first), "{tag}");
                 }
-                if run.stats.nodes < base.stats.nodes {
+                let saved = run.stats.nodes < base.stats.nodes;
+                if saved {
                     fewer += 1;
                     assert!(run.stats.backjumps > 0 && run.stats.levels_skipped > 0, "{tag}");
                 }
+                let mode = if all { "all" } else { "first" };
+                let entry = figures
+                    .entry(format!("{inference} {backjump} {mode}"))
+                    .or_default();
+                entry.0 += 1;
+                entry.1 += u64::from(saved);
+                entry.2 += base.stats.nodes;
+                entry.3 += run.stats.nodes;
             }
         }
     }
@@ -84,7 +96,7 @@ fn compare_on(model: &Model, what: &str) -> u32 {
 
 /// Model B instances from `seeds`, small enough for brute force: compared, and counted.
 /// Returns the instances on which some backjumping variant expanded strictly fewer nodes.
-fn model_b_instances(seeds: std::ops::Range<u64>) -> u64 {
+fn model_b_instances(seeds: std::ops::Range<u64>, figures: &mut Figures) -> u64 {
     let mut helped = 0;
     for seed in seeds {
         // Sizes and tightness vary with the seed, around the crossover.
@@ -97,7 +109,7 @@ fn model_b_instances(seeds: std::ops::Range<u64>) -> u64 {
         let csp = ModelB { p2, ..params }.generate(seed).expect("valid parameters");
         let model = csp.to_model().expect("a model");
         let what = format!("model B <{n}, {d}, {p1}, {p2:.3}> seed {seed}");
-        if compare_on(&model, &what) > 0 {
+        if compare_on(&model, &what, figures) > 0 {
             helped += 1;
         }
         if n <= 8 {
@@ -110,9 +122,18 @@ fn model_b_instances(seeds: std::ops::Range<u64>) -> u64 {
     helped
 }
 
+/// The figures as a table on standard error (`--nocapture` shows it).
+fn report(figures: &Figures) {
+    eprintln!("variant            instances  fewer  nodes (chronological)  nodes (backjumping)");
+    for (variant, (runs, fewer, base, jumped)) in figures {
+        eprintln!("{variant:<18} {runs:>9} {fewer:>6} {base:>22} {jumped:>20}");
+    }
+}
+
 #[test]
 fn backjumping_expands_a_subset_of_backtracking_on_model_b() {
-    let helped = model_b_instances(0..240);
+    let mut figures = Figures::new();
+    let helped = model_b_instances(0..240, &mut figures);
     assert!(helped > 0, "backjumping saved nodes on none of the instances");
 }
 
@@ -121,17 +142,21 @@ fn backjumping_expands_a_subset_of_backtracking_on_model_b() {
 #[test]
 #[ignore = "long: 1,200 model B instances"]
 fn backjumping_expands_a_subset_of_backtracking_on_1200_model_b_instances() {
-    let helped = model_b_instances(1000..2200);
+    let mut figures = Figures::new();
+    let helped = model_b_instances(1000..2200, &mut figures);
     eprintln!("backjumping saved nodes on {helped} of 1200 instances");
+    report(&figures);
     assert!(helped > 0);
 }
 
 #[test]
 fn backjumping_expands_a_subset_of_backtracking_on_queens_up_to_10() {
     let mut helped = 0;
+    let mut figures = Figures::new();
     for n in 1..=10 {
-        helped += compare_on(&common::queens(n), &format!("{n}-queens"));
+        helped += compare_on(&common::queens(n), &format!("{n}-queens"), &mut figures);
     }
+    report(&figures);
     assert!(helped > 0);
 }
 

@@ -4,15 +4,17 @@
 use csp_core::{Domain, Model, NotATree, Outcome, Relation, SearchConfig, Strength, TreeSolver};
 use proptest::prelude::*;
 
+/// An edge `(child, parent, kind, pairs)`: kind 0 a table of `pairs`, 1 `!=` with
+/// offset, 2 a two-variable all-different, 3 both a table and an all-different.
+type Edge = (usize, usize, u8, Vec<(i32, i32)>);
+
 /// A random forest: each variable after the first may hang from an earlier one, through a
 /// table, an offset relation or a two-variable all-different.
 #[derive(Clone, Debug)]
 struct Forest {
     domains: Vec<Vec<i32>>,
     givens: Vec<Option<usize>>,
-    /// `(child, parent, kind, pairs)`: kind 0 a table of `pairs`, 1 `!=` with offset,
-    /// 2 a two-variable all-different, 3 both a table and an all-different.
-    edges: Vec<(usize, usize, u8, Vec<(i32, i32)>)>,
+    edges: Vec<Edge>,
 }
 
 fn forest() -> impl Strategy<Value = Forest> {

@@ -1,4 +1,6 @@
-//! Runs with a trace, and the checks every trace must pass.
+//! Runs with a trace, and the checks every trace must pass. Each test file uses a part of
+//! these helpers.
+#![allow(dead_code)]
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
