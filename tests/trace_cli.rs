@@ -11,6 +11,9 @@ use std::collections::HashMap;
 use common::{TempDir, code, csp, json_lines, stderr, stdout};
 use serde_json::Value;
 
+/// The textbook strategy: static order, ascending values, chronological backtracking.
+const TEXTBOOK: [&str; 6] = ["--var", "static", "--val", "asc", "--inference", "none"];
+
 /// The lines of a trace file.
 fn trace_lines(path: &str) -> Vec<Value> {
     std::fs::read_to_string(path)
@@ -106,19 +109,7 @@ fn svg_nodes(svg: &str) -> HashMap<String, (String, String, String, f64, f64)> {
 fn the_svg_of_static_asc_none_on_4_queens_shows_aima_s_tree() {
     let dir = TempDir::new("trace-aima");
     let (trace, svg) = (dir.path("t.jsonl"), dir.path("t.svg"));
-    let args = [
-        "queens",
-        "solve",
-        "4",
-        "--var",
-        "static",
-        "--val",
-        "asc",
-        "--inference",
-        "none",
-        "--trace",
-        &trace,
-    ];
+    let args = [&["queens", "solve", "4"][..], &TEXTBOOK, &["--trace", &trace]].concat();
     assert_eq!(code(&csp(&args)), 0);
     let out = csp(&["tree", &trace, "--svg", &svg]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -175,31 +166,16 @@ fn the_svg_of_static_asc_none_on_4_queens_shows_aima_s_tree() {
 fn a_trace_has_as_many_nodes_as_the_run_on_8_queens() {
     let dir = TempDir::new("trace-queens");
     let trace = dir.path("t.jsonl");
+    // Static order and ascending values, with each backjumping over its inference.
+    let cbj = [&TEXTBOOK[..], &["--backjump", "cbj"]].concat();
+    let fc_bj = [&TEXTBOOK[..4], &["--inference", "fc", "--backjump", "bj"]].concat();
     let strategies: [&[&str]; 7] = [
         &[],
-        &["--var", "static", "--val", "asc", "--inference", "none"],
+        &TEXTBOOK,
         &["--var", "mrv", "--val", "lcv", "--inference", "fc"],
         &["--var", "dom-wdeg", "--inference", "mac"],
-        &[
-            "--var",
-            "static",
-            "--val",
-            "asc",
-            "--inference",
-            "none",
-            "--backjump",
-            "cbj",
-        ],
-        &[
-            "--var",
-            "static",
-            "--val",
-            "asc",
-            "--inference",
-            "fc",
-            "--backjump",
-            "bj",
-        ],
+        &cbj,
+        &fc_bj,
         &["--val", "random", "--restarts", "luby:4", "--seed", "3"],
     ];
     for flags in strategies {
@@ -401,19 +377,7 @@ fn combinations_backjumping_and_traces_cannot_run_are_usage_errors() {
 fn a_large_trace_is_summarised_and_its_start_drawn() {
     let dir = TempDir::new("trace-large");
     let (trace, svg) = (dir.path("t.jsonl"), dir.path("t.svg"));
-    let args = [
-        "queens",
-        "count",
-        "8",
-        "--var",
-        "static",
-        "--val",
-        "asc",
-        "--inference",
-        "none",
-        "--trace",
-        &trace,
-    ];
+    let args = [&["queens", "count", "8"][..], &TEXTBOOK, &["--trace", &trace]].concat();
     assert_eq!(code(&csp(&args)), 0);
     let lines = trace_lines(&trace).len();
     assert_eq!(lines, 2056, "the textbook enumeration's nodes");
@@ -432,19 +396,7 @@ fn a_large_trace_is_summarised_and_its_start_drawn() {
     );
     // Over the limit: figures, a message, no drawing.
     let big = dir.path("big.jsonl");
-    let args = [
-        "queens",
-        "count",
-        "9",
-        "--var",
-        "static",
-        "--val",
-        "asc",
-        "--inference",
-        "none",
-        "--trace",
-        &big,
-    ];
+    let args = [&["queens", "count", "9"][..], &TEXTBOOK, &["--trace", &big]].concat();
     assert_eq!(code(&csp(&args)), 0);
     let out = csp(&["tree", &big, "--dot", &dir.path("big.dot")]);
     assert_eq!(code(&out), 1);

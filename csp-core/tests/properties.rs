@@ -821,6 +821,32 @@ proptest! {
     }
 }
 
+/// Enumerates `model` under `config`: exactly the `expected` solutions (sorted), each a
+/// solution; `solve` finds the first of them and `count` all. The enumeration's statistics.
+fn enumerates_exactly(
+    model: &Model,
+    config: &SearchConfig,
+    expected: &[Vec<i32>],
+    what: &str,
+) -> Result<Stats, TestCaseError> {
+    let mut s = Solver::new(model, config.clone()).unwrap();
+    let found: Vec<Vec<i32>> = s.solutions().collect();
+    for sol in &found {
+        prop_assert!(model.is_solution(sol), "{}: {:?}", what, sol);
+    }
+    let mut sorted = found.clone();
+    sorted.sort();
+    prop_assert_eq!(&sorted, &expected.to_vec(), "{}: solution set", what);
+    match Solver::new(model, config.clone()).unwrap().solve() {
+        Outcome::Solved(sol) => prop_assert_eq!(Some(&sol), found.first(), "{}: first", what),
+        Outcome::Unsatisfiable => prop_assert!(found.is_empty(), "{}: unsatisfiable", what),
+        Outcome::Limit(kind) => prop_assert!(false, "{}: limit {}", what, kind),
+    }
+    let count = Solver::new(model, config.clone()).unwrap().count();
+    prop_assert_eq!(count.solutions, expected.len() as u64, "{}: count", what);
+    Ok(s.stats().clone())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -849,21 +875,7 @@ proptest! {
                         ..SearchConfig::with_strategy(strategy)
                     };
                     let what = format!("{} {name} {restarts:?}", strength.name());
-                    let mut s = Solver::new(&model, config.clone()).unwrap();
-                    let found: Vec<Vec<i32>> = s.solutions().collect();
-                    for sol in &found {
-                        prop_assert!(model.is_solution(sol), "{}: {:?}", what, sol);
-                    }
-                    let mut sorted = found.clone();
-                    sorted.sort();
-                    prop_assert_eq!(&sorted, &expected, "{}: solution set", what);
-                    match Solver::new(&model, config.clone()).unwrap().solve() {
-                        Outcome::Solved(sol) => prop_assert_eq!(Some(&sol), found.first(), "{}: first", what),
-                        Outcome::Unsatisfiable => prop_assert!(found.is_empty(), "{}: unsatisfiable", what),
-                        Outcome::Limit(kind) => prop_assert!(false, "{}: limit {}", what, kind),
-                    }
-                    let count = Solver::new(&model, config).unwrap().count();
-                    prop_assert_eq!(count.solutions, expected.len() as u64, "{}: count", what);
+                    enumerates_exactly(&model, &config, &expected, &what)?;
                 }
             }
         }
@@ -893,18 +905,7 @@ proptest! {
                             ..SearchConfig::with_strategy(name.parse().unwrap())
                         };
                         let what = format!("{name} {backjump} {tie_break}");
-                        let mut s = Solver::new(&model, config.clone()).unwrap();
-                        let found: Vec<Vec<i32>> = s.solutions().collect();
-                        let mut sorted = found.clone();
-                        sorted.sort();
-                        prop_assert_eq!(&sorted, &expected, "{}: solution set", what);
-                        match Solver::new(&model, config.clone()).unwrap().solve() {
-                            Outcome::Solved(sol) => prop_assert_eq!(Some(&sol), found.first(), "{}: first", what),
-                            Outcome::Unsatisfiable => prop_assert!(found.is_empty(), "{}: unsatisfiable", what),
-                            Outcome::Limit(kind) => prop_assert!(false, "{}: limit {}", what, kind),
-                        }
-                        let count = Solver::new(&model, config.clone()).unwrap().count();
-                        prop_assert_eq!(count.solutions, expected.len() as u64, "{}: count", what);
+                        let enumerated = enumerates_exactly(&model, &config, &expected, &what)?;
                         let best = expected.iter().map(|sol| sol[0]).min();
                         let optimum = Solver::new(&model, config.clone()).unwrap().minimize(model.var(0).unwrap()).unwrap();
                         prop_assert!(optimum.proved, "{}: optimum proved", what);
@@ -913,7 +914,7 @@ proptest! {
                             let plain = SearchConfig { backjump: Backjump::None, ..config };
                             let mut bt = Solver::new(&model, plain).unwrap();
                             bt.count();
-                            prop_assert!(s.stats().nodes <= bt.stats().nodes, "{}: nodes", what);
+                            prop_assert!(enumerated.nodes <= bt.stats().nodes, "{}: nodes", what);
                         }
                     }
                 }

@@ -16,7 +16,7 @@ use csp_sudoku::{Status, Summary, summarise_runs};
 use super::record::{self, RecordSink, RunRecord, RunStatus};
 use super::{InstanceArgs, Loaded, load};
 use crate::args::{parse_restarts, parse_seconds};
-use crate::comparison::{CompareFormat, Labels, svg_error, write_rows};
+use crate::comparison::{CompareFormat, Labels, Needs, fitting, svg_error, write_rows};
 use crate::error::usage;
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED};
 
@@ -128,30 +128,21 @@ fn parse_seeds(text: &str) -> Result<Vec<u64>, String> {
 /// The field with backjumping: a strategy it cannot run with (under mac) is a usage error
 /// when the strategies were given, and is left out of the default field, with a note.
 fn strategies(args: &CompareArgs) -> Result<Vec<Strategy>, CliError> {
-    let mut field = named_strategies(args)?;
+    let field = named_strategies(args)?;
     let backjump = args.backjump.unwrap_or(Backjump::None);
     if backjump == Backjump::None {
         return Ok(field);
     }
     let mac = |s: &Strategy| s.inference == csp_core::Inference::Mac;
-    if let Some(s) = field
-        .iter()
-        .find(|s| mac(s))
-        .filter(|_| !args.strategies.is_empty())
-    {
-        return Err(usage(format!(
-            "--backjump {backjump} needs inference none or fc (the strategy {s} has mac)"
-        )));
-    }
-    let before = field.len();
-    field.retain(|s| !mac(s));
-    if field.len() < before {
-        note!(
-            "--backjump {backjump}: the {} strategies under mac are left out (it needs none or fc)",
-            before - field.len()
-        );
-    }
-    Ok(field)
+    let flag = format!("--backjump {backjump}");
+    let rule = Needs {
+        flag: &flag,
+        needs: "none or fc",
+        has: "has mac",
+        which: "strategies under mac",
+    };
+    let name = |s: &Strategy| format!("the strategy {s}");
+    fitting(field, !args.strategies.is_empty(), mac, name, rule)
 }
 
 /// A strategy's name in the tables and records: `var/value/inference`, then `+bj` or

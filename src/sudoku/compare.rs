@@ -11,7 +11,7 @@ use csp_sudoku::{Contender, ModelKind, PerOrder, SolveReport, default_contenders
 
 use crate::args::parse_seconds;
 use crate::chart;
-use crate::comparison::{CompareFormat, Labels, RowWriter, svg_error};
+use crate::comparison::{CompareFormat, Labels, Needs, RowWriter, fitting, svg_error};
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED, usage, written};
 use crate::input::{self, Input, InputArgs, NumberedPuzzle, Puzzles};
 use crate::interrupt;
@@ -76,9 +76,9 @@ pub struct CompareArgs {
     jobs: usize,
 }
 
-/// The contenders, as [`field`] makes them. Branching on places needs inference: a
-/// contender without it is a usage error when the strategies were given, and is left out
-/// of the default field, with a note.
+/// The contenders, as [`field`] makes them. Branching on places needs inference, and
+/// backjumping needs none or fc: a contender without what the flag needs is a usage error
+/// when the strategies were given, and is left out of the default field, with a note.
 fn contenders(args: &CompareArgs) -> Result<Vec<Contender>, CliError> {
     let field = field(args)?;
     let backjumping = args.backjump != Backjump::None;
@@ -88,53 +88,28 @@ fn contenders(args: &CompareArgs) -> Result<Vec<Contender>, CliError> {
             args.backjump
         )));
     }
+    let chosen = !args.strategies.is_empty();
+    let name = |c: &Contender| format!("the contender {}", c.label());
     if args.branching == Branching::Places {
         let blind = |c: &Contender| c.strategy.inference == csp_core::Inference::None;
-        return fitting(
-            args,
-            field,
-            blind,
-            "--branching places",
-            "without inference",
-            "fc or mac",
-        );
+        let rule = Needs {
+            flag: "--branching places",
+            needs: "fc or mac",
+            has: "has none",
+            which: "contenders without inference",
+        };
+        return fitting(field, chosen, blind, name, rule);
     }
     if backjumping {
         let mac = |c: &Contender| c.strategy.inference == csp_core::Inference::Mac;
         let flag = format!("--backjump {}", args.backjump);
-        return fitting(args, field, mac, &flag, "under mac", "none or fc");
-    }
-    Ok(field)
-}
-
-/// The field without the contenders `misfit` says `flag` cannot run: a usage error when
-/// the strategies were given, and a note otherwise. `which` names the misfits, `needs` what
-/// the flag needs.
-fn fitting(
-    args: &CompareArgs,
-    mut field: Vec<Contender>,
-    misfit: impl Fn(&Contender) -> bool,
-    flag: &str,
-    which: &str,
-    needs: &str,
-) -> Result<Vec<Contender>, CliError> {
-    if let Some(c) = field
-        .iter()
-        .find(|c| misfit(c))
-        .filter(|_| !args.strategies.is_empty())
-    {
-        return Err(usage(format!(
-            "{flag} needs inference {needs} (the contender {} is {which})",
-            c.label()
-        )));
-    }
-    let before = field.len();
-    field.retain(|c| !misfit(c));
-    if field.len() < before {
-        note!(
-            "{flag}: the {} contenders {which} are left out (it needs {needs})",
-            before - field.len()
-        );
+        let rule = Needs {
+            flag: &flag,
+            needs: "none or fc",
+            has: "has mac",
+            which: "contenders under mac",
+        };
+        return fitting(field, chosen, mac, name, rule);
     }
     Ok(field)
 }
