@@ -8,7 +8,8 @@
 //!   (Prosser tests the past variables in the order they were assigned and stops at the
 //!   first clash; here every assigned neighbour assigned before the clash found is tested
 //!   too, to find the earliest), or, through an n-ary constraint, by the assigned
-//!   variables of its scope.
+//!   variables of its scope. The culprits are found when the level runs out of values, by
+//!   testing its values again: the legality test of plain backtracking is left as it is.
 //! - Under `fc` a node whose forward checking empties the domain of `x` is ruled out by the
 //!   levels that had pruned `x` ([`pruners`], Prosser's past-fc); when a level runs out of
 //!   values, the levels that pruned its own variable join its set.
@@ -150,17 +151,12 @@ impl Solver<'_> {
         }
     }
 
-    /// Under inference `none`: whether `var = a`, at the top frame's level, agrees with
-    /// every assigned neighbour; if not, the culprit's level joins the level's conflict
-    /// set.
-    pub(super) fn agrees_or_blames(&mut self, var: VarId, a: i32) -> bool {
-        let Some(bj) = &mut self.backjump else {
-            let legality =
-                super::inference::none::Legality::new(&self.network, self.props, &self.state, &self.store);
-            return legality.agrees(var, a, &mut self.stats.checks);
-        };
+    /// Under inference `none`: if `var = a` disagrees with an assigned neighbour, the
+    /// earliest level it disagrees with joins the conflict set of the top frame's level
+    /// (`var`'s). Returns whether it agrees.
+    fn blame_disagreement(&mut self, var: VarId, a: i32) -> bool {
+        let bj = self.backjump.as_mut().expect("backjumping");
         let level = self.state.frames.len() - 1;
-        bj.sets.reach(level);
         let (assigned, values) = (&self.state.assigned, &self.state.value);
         let network = &*self.network;
         // The earliest level `var = a` disagrees with; a clash with a given rules the
@@ -248,6 +244,17 @@ impl Solver<'_> {
         }
         // The values missing from the level's domain were pruned by earlier levels.
         bj.add_pruners_of(level, var);
+        if self.config.strategy.inference == Inference::None {
+            // The values that disagreed with an assigned neighbour were skipped (no node):
+            // their culprits, found now rather than at each test, so that the legality test
+            // of plain backtracking stays as it is. The levels above have not changed since.
+            let mut cursor = None;
+            while let Some(a) = self.store.next_value(var, cursor) {
+                cursor = Some(a);
+                self.blame_disagreement(var, a);
+            }
+        }
+        let bj = self.backjump.as_mut().expect("backjumping");
         if let Some(objective) = objective {
             // The bound may have ended the level: what limits the objective's domain.
             bj.add_pruners_of(level, objective);

@@ -84,7 +84,13 @@ impl Solver<'_> {
             let Some(candidate) = candidate else {
                 break None;
             };
-            if !check || self.agrees_or_blames(var, candidate) {
+            if !check
+                || Legality::new(&self.network, self.props, &self.state, &self.store).agrees(
+                    var,
+                    candidate,
+                    &mut self.stats.checks,
+                )
+            {
                 break Some(candidate);
             }
         };
