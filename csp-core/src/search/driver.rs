@@ -32,7 +32,7 @@ impl Solver<'_> {
     /// Runs the search to the next solution, exhaustion or limit.
     pub(super) fn advance(&mut self) -> Step {
         let step = self.advance_inner();
-        if let Step::Limit(_) = step {
+        if let (Step::Limit(_), true) = (&step, self.plan.observed) {
             self.trace_left_open();
         }
         if let Some(start) = self.started {
@@ -77,8 +77,9 @@ impl Solver<'_> {
                 }
                 if self.state.num_unassigned == 0 {
                     let holds = self.complete_assignment_holds();
-                    self.trace_complete_assignment(holds);
-                    self.backjump_at_complete_assignment();
+                    if self.plan.observed {
+                        self.observe_complete_assignment(holds);
+                    }
                     if holds {
                         self.stats.solutions += 1;
                         return Step::Solution;
@@ -133,7 +134,8 @@ impl Solver<'_> {
                 continue;
             }
             match self.next_value_in_bound() {
-                None => self.close_top_frame(),
+                None if self.plan.observed => self.observe_exhausted_frame(),
+                None => self.state.pop_frame(),
                 Some(value) => {
                     // A frame on places has just moved on to its next variable.
                     let var = self.state.frames.last().expect("a frame").var;

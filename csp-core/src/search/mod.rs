@@ -14,7 +14,8 @@
 //! - [`branch_and_bound`]: optimisation, a bound on the objective that each solution
 //!   tightens;
 //! - [`backjump`]: BJ and CBJ (Prosser 1993), conflict sets as bitsets of levels;
-//! - [`tracing`]: the search tree, node by node, for a [`crate::Trace`].
+//! - [`tracing`]: the search tree, node by node, for a [`crate::Trace`]; [`hooks`]: where
+//!   the loop calls backjumping and traces.
 //!
 //! Propagation itself (queues, fixpoint) is [`crate::propagation`]'s engine.
 
@@ -39,6 +40,7 @@ mod compiled_fc;
 mod driver;
 mod forced_runs;
 mod frame;
+mod hooks;
 mod inference;
 mod places;
 mod plan;
@@ -110,10 +112,11 @@ pub struct Solver<'m> {
     check_values: Vec<i32>,
     /// The objective's bound and best solution, once [`Solver::optimize`] has begun.
     bound: Option<BranchAndBound>,
-    /// Conflict sets, under backjumping.
-    backjump: Option<Backjumping>,
+    /// Conflict sets, under backjumping (boxed, as the tracer: most searches have neither,
+    /// and a small solver is cheaper to make and move).
+    backjump: Option<Box<Backjumping>>,
     /// Where the nodes go, when traced.
-    tracer: Option<TraceRecorder>,
+    tracer: Option<Box<TraceRecorder>>,
 }
 
 impl<'m> Solver<'m> {
@@ -167,7 +170,10 @@ impl<'m> Solver<'m> {
             check_values: Vec::with_capacity(network.max_arity),
             bound: None,
             backjump,
-            tracer: config.trace.clone().map(TraceRecorder::new),
+            tracer: config
+                .trace
+                .clone()
+                .map(|trace| Box::new(TraceRecorder::new(trace))),
             store,
             plan,
             config,

@@ -59,7 +59,7 @@ pub(super) struct Backjumping {
 impl Backjumping {
     /// The state for `config` over `vars` variables, or `None` without backjumping; an
     /// error for what it does not support.
-    pub(super) fn new(config: &SearchConfig, vars: usize) -> Result<Option<Backjumping>, ConfigError> {
+    pub(super) fn new(config: &SearchConfig, vars: usize) -> Result<Option<Box<Backjumping>>, ConfigError> {
         let kind = config.backjump;
         if kind == Backjump::None {
             return Ok(None);
@@ -74,13 +74,13 @@ impl Backjumping {
                 ),
             });
         }
-        Ok(Some(Backjumping {
+        Ok(Some(Box::new(Backjumping {
             kind,
             sets: ConflictSets::new(vars),
             pruners: (config.strategy.inference == Inference::Fc).then(|| Pruners::new(vars)),
             level_of: vec![NO_LEVEL; vars],
             failure: None,
-        }))
+        })))
     }
 
     /// The search level of an assigned variable, `None` for a given.
@@ -228,7 +228,6 @@ impl Solver<'_> {
     /// deepest level of its conflict set (the driver then backtracks that level's node as
     /// usual).
     pub(super) fn close_top_frame(&mut self) {
-        self.trace_dead_end();
         if self.backjump.is_none() {
             self.state.pop_frame();
             return;

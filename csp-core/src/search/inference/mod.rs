@@ -22,8 +22,9 @@ impl Solver<'_> {
         let level = self.state.frames.len() - 1;
         self.note_decision(level);
         let ok = self.decide(var, value, level);
-        self.trace_node(var, value, level, ok);
-        self.backjump_after_node(var, level, ok);
+        if self.plan.observed {
+            self.observe_node(var, value, level, ok);
+        }
         ok
     }
 
