@@ -9,7 +9,8 @@
 //!   first clash; here every assigned neighbour assigned before the clash found is tested
 //!   too, to find the earliest), or, through an n-ary constraint, by the assigned
 //!   variables of its scope. The culprits are found when the level runs out of values, by
-//!   testing its values again: the legality test of plain backtracking is left as it is.
+//!   testing its values again (bookkeeping, not counted in `checks`): the legality test of
+//!   plain backtracking is left as it is.
 //! - Under `fc` a node whose forward checking empties the domain of `x` is ruled out by the
 //!   levels that had pruned `x` ([`pruners`], Prosser's past-fc); when a level runs out of
 //!   values, the levels that pruned its own variable join its set.
@@ -173,7 +174,6 @@ impl Solver<'_> {
             if clashes && level_of_other.is_none_or(|l| earliest.is_some_and(|e| l >= e)) {
                 continue;
             }
-            self.stats.checks += 1;
             if network.arcs[adj.out_arc as usize]
                 .kind
                 .allows(a, values[other.index()])
@@ -193,7 +193,9 @@ impl Solver<'_> {
         let legality = super::inference::none::Legality::new(network, self.props, &self.state, &self.store);
         for watch in network.watches.row(var.index()) {
             let p = watch.prop as usize;
-            if legality.prop_consistent(p, watch.local as usize, a, None, &mut self.stats.checks) {
+            // Bookkeeping, not search: not counted in `checks` (see `close_top_frame`).
+            let mut retests = 0;
+            if legality.prop_consistent(p, watch.local as usize, a, None, &mut retests) {
                 continue;
             }
             // The scope's assigned variables decide it together.
@@ -247,6 +249,8 @@ impl Solver<'_> {
             // The values that disagreed with an assigned neighbour were skipped (no node):
             // their culprits, found now rather than at each test, so that the legality test
             // of plain backtracking stays as it is. The levels above have not changed since.
+            // These tests are backjumping's bookkeeping: `checks` counts the tests that
+            // decided which values were tried, as under chronological backtracking.
             let mut cursor = None;
             while let Some(a) = self.store.next_value(var, cursor) {
                 cursor = Some(a);
