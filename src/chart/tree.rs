@@ -211,12 +211,16 @@ impl<'a> Tree<'a> {
             if count == 0 && status == NodeStatus::Skipped {
                 continue;
             }
-            let _ = writeln!(
-                svg,
-                r#"<circle cx="{:.1}" cy="44" r="5" fill="{}"/>"#,
-                x + 5.0,
-                status_colour(status)
-            );
+            let colour = status_colour(status);
+            let _ = if status == NodeStatus::Skipped {
+                writeln!(
+                    svg,
+                    r#"<rect x="{:.1}" y="40" width="8" height="8" fill="white" stroke="{colour}"/>"#,
+                    x + 1.0
+                )
+            } else {
+                writeln!(svg, r#"<circle cx="{:.1}" cy="44" r="5" fill="{colour}"/>"#, x + 5.0)
+            };
             let text = format!("{status} ({count})");
             plot::text(svg, (x + 14.0, 48.0), "start", 12, &text);
             x += 24.0 + text.len() as f64 * 7.0;
