@@ -219,7 +219,11 @@ impl<'a> Tree<'a> {
                     x + 1.0
                 )
             } else {
-                writeln!(svg, r#"<circle cx="{:.1}" cy="44" r="5" fill="{colour}"/>"#, x + 5.0)
+                writeln!(
+                    svg,
+                    r#"<circle cx="{:.1}" cy="44" r="5" fill="{colour}"/>"#,
+                    x + 5.0
+                )
             };
             let text = format!("{status} ({count})");
             plot::text(svg, (x + 14.0, 48.0), "start", 12, &text);
