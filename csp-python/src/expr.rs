@@ -128,6 +128,19 @@ fn binary(slf: &Bound<'_, Expr>, other: &Bound<'_, PyAny>, op: ExprOp, swap: boo
     Ok(wrap(py, Node::Call(op, args))?.into_any())
 }
 
+/// A comparison as an expression.
+fn compare(slf: &Bound<'_, Expr>, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
+    let op = match op {
+        CompareOp::Lt => ExprOp::Lt,
+        CompareOp::Le => ExprOp::Le,
+        CompareOp::Gt => ExprOp::Gt,
+        CompareOp::Ge => ExprOp::Ge,
+        CompareOp::Eq => ExprOp::Eq,
+        CompareOp::Ne => ExprOp::Ne,
+    };
+    binary(slf, other, op, false)
+}
+
 fn unary(slf: &Bound<'_, Expr>, op: ExprOp) -> PyResult<Py<Expr>> {
     wrap(slf.py(), Node::Call(op, vec![slf.get().node.clone()]))
 }
@@ -201,15 +214,7 @@ impl Expr {
     }
 
     fn __richcmp__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
-        let op = match op {
-            CompareOp::Lt => ExprOp::Lt,
-            CompareOp::Le => ExprOp::Le,
-            CompareOp::Gt => ExprOp::Gt,
-            CompareOp::Ge => ExprOp::Ge,
-            CompareOp::Eq => ExprOp::Eq,
-            CompareOp::Ne => ExprOp::Ne,
-        };
-        binary(slf, other, op, false)
+        compare(slf, other, op)
     }
 
     /// Only `==` and `!=` between two variables have a truth value: whether they are the
@@ -274,6 +279,12 @@ impl Var {
     #[getter]
     fn index(&self) -> usize {
         self.id.index()
+    }
+
+    // Python inherits comparison and hashing together or not at all: a class with a hash
+    // of its own must say how it compares.
+    fn __richcmp__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
+        compare(slf.as_super(), other, op)
     }
 
     fn __hash__(&self) -> u64 {
