@@ -80,12 +80,14 @@ def test_the_gil_is_released_during_search():
     import threading
     import time
 
-    solver = csp.Solver(queens(12), "mrv/asc/fc")
+    solver = csp.Solver(queens(14), "mrv/asc/fc")
     started = threading.Event()
+
+    counted = []
 
     def search():
         started.set()
-        solver.count()
+        counted.append(solver.count())
 
     thread = threading.Thread(target=search)
     thread.start()
@@ -99,4 +101,4 @@ def test_the_gil_is_released_during_search():
         time.sleep(0.0005)
     thread.join()
     assert seen_busy
-    assert solver.status == "solved" and solver.stats["solutions"] == 14200
+    assert solver.status == "solved" and counted == [solver.stats["solutions"]] and counted[0] > 0
