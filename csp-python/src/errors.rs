@@ -6,10 +6,10 @@ use std::any::Any;
 use std::fmt::Display;
 use std::io::ErrorKind;
 
-use pyo3::PyErr;
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyRuntimeError, PyValueError,
 };
+use pyo3::{PyErr, PyResult};
 
 /// `ValueError` with `error`'s message: a bad model, strategy name or argument.
 pub(crate) fn value_error(error: impl Display) -> PyErr {
@@ -35,6 +35,16 @@ pub(crate) fn panic_error(payload: Box<dyn Any + Send>) -> PyErr {
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "no message".to_string());
     PyRuntimeError::new_err(format!("internal error in csp (please report it): {what}"))
+}
+
+/// Runs a call into the engine: its error is a `ValueError` with its message, and a panic
+/// (a bug in csp) a `RuntimeError` instead of PyO3's `PanicException`.
+pub(crate) fn guarded<T, E: Display>(call: impl FnOnce() -> Result<T, E>) -> PyResult<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(call)) {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(error)) => Err(value_error(error)),
+        Err(payload) => Err(panic_error(payload)),
+    }
 }
 
 /// `RuntimeError` for a solver whose search thread is gone (after an internal error).

@@ -20,7 +20,7 @@ pub(crate) enum Node {
     Const(i64),
     /// A variable of model `model`.
     Var {
-        /// The model's identity ([`crate::model::Model`]'s `id`).
+        /// The identity of the model it belongs to.
         model: u64,
         /// The variable.
         id: VarId,
@@ -86,18 +86,31 @@ pub(crate) fn other_model(name: &str) -> PyErr {
 #[pyclass(subclass, frozen, module = "csp", name = "Expr")]
 pub struct Expr {
     pub(crate) node: Node,
+    /// How deep the tree nests (a variable or a constant: 0).
+    depth: usize,
 }
+
+/// How deep an expression may nest: csp-xcsp's bound, which keeps every recursive pass over
+/// an expression (here and in csp-core) within a thread's stack. Sums and products built
+/// step by step (`sum(xs)`, `a & b & c`) stay flat: `add(add(x, y), z)` is `add(x, y, z)`.
+const MAX_DEPTH: usize = csp_xcsp::MAX_EXPRESSION_DEPTH;
 
 /// The node of an operand: an expression, a variable or an integer.
 pub(crate) fn node_of(obj: &Bound<'_, PyAny>) -> PyResult<Node> {
+    operand(obj).map(|(node, _)| node)
+}
+
+/// An operand's node and depth.
+fn operand(obj: &Bound<'_, PyAny>) -> PyResult<(Node, usize)> {
     if let Ok(e) = obj.cast::<Expr>() {
-        return Ok(e.get().node.clone());
+        let e = e.get();
+        return Ok((e.node.clone(), e.depth));
     }
     if obj.is_instance_of::<pyo3::types::PyFloat>() || obj.is_instance_of::<pyo3::types::PyString>() {
         return Err(operand_type(obj));
     }
     match obj.extract::<i64>() {
-        Ok(c) => Ok(Node::Const(c)),
+        Ok(c) => Ok((Node::Const(c), 0)),
         Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) => Err(
             PyValueError::new_err("an integer of an expression is outside the 64-bit integers"),
         ),
@@ -112,20 +125,48 @@ fn operand_type(obj: &Bound<'_, PyAny>) -> PyErr {
     ))
 }
 
-/// A new `Expr` object around a node.
-fn wrap(py: Python<'_>, node: Node) -> PyResult<Py<Expr>> {
-    Py::new(py, Expr { node })
+/// A new `Expr` object: `op` applied to `args` (each with its depth). An associative
+/// operator applied to itself first (`add(add(x, y), z)`) is flattened (`add(x, y, z)`).
+fn apply(py: Python<'_>, op: ExprOp, args: Vec<(Node, usize)>) -> PyResult<Py<Expr>> {
+    let associative = matches!(op, ExprOp::Add | ExprOp::Mul | ExprOp::And | ExprOp::Or);
+    let mut nodes = Vec::with_capacity(args.len());
+    let mut depth = 0;
+    for (i, (node, d)) in args.into_iter().enumerate() {
+        match node {
+            Node::Call(inner, children) if associative && i == 0 && inner == op => {
+                depth = depth.max(d);
+                nodes.extend(children);
+            }
+            node => {
+                depth = depth.max(d + 1);
+                nodes.push(node);
+            }
+        }
+    }
+    let depth = depth.max(1);
+    if depth > MAX_DEPTH {
+        return Err(PyValueError::new_err(format!(
+            "the expression nests deeper than {MAX_DEPTH} levels"
+        )));
+    }
+    Py::new(
+        py,
+        Expr {
+            node: Node::Call(op, nodes),
+            depth,
+        },
+    )
 }
 
 /// `op(a, b)`, or `NotImplemented` when `b` is no operand (Python then tries `b`'s side).
 fn binary(slf: &Bound<'_, Expr>, other: &Bound<'_, PyAny>, op: ExprOp, swap: bool) -> PyResult<Py<PyAny>> {
     let py = slf.py();
-    let Ok(b) = node_of(other) else {
+    let Ok(b) = operand(other) else {
         return Ok(py.NotImplemented());
     };
-    let a = slf.get().node.clone();
+    let a = (slf.get().node.clone(), slf.get().depth);
     let args = if swap { vec![b, a] } else { vec![a, b] };
-    Ok(wrap(py, Node::Call(op, args))?.into_any())
+    Ok(apply(py, op, args)?.into_any())
 }
 
 /// A comparison as an expression.
@@ -142,7 +183,7 @@ fn compare(slf: &Bound<'_, Expr>, other: &Bound<'_, PyAny>, op: CompareOp) -> Py
 }
 
 fn unary(slf: &Bound<'_, Expr>, op: ExprOp) -> PyResult<Py<Expr>> {
-    wrap(slf.py(), Node::Call(op, vec![slf.get().node.clone()]))
+    apply(slf.py(), op, vec![(slf.get().node.clone(), slf.get().depth)])
 }
 
 #[pymethods]
@@ -163,8 +204,8 @@ impl Expr {
                 names.join(", ")
             )));
         };
-        let args = args.iter().map(|a| node_of(&a)).collect::<PyResult<Vec<_>>>()?;
-        wrap(py, Node::Call(op, args))
+        let args = args.iter().map(|a| operand(&a)).collect::<PyResult<Vec<_>>>()?;
+        apply(py, op, args)
     }
 
     fn __add__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
@@ -243,7 +284,7 @@ impl Expr {
     }
 }
 
-/// A variable of a [`crate::model::Model`], made by `Model.var` or `Model.vars`. It is
+/// A variable of a model, made by `Model.var` or `Model.vars`. It is
 /// an `Expr`, so it takes the operators; `hash()` and `==` between variables compare
 /// the variables themselves.
 #[pyclass(extends = Expr, frozen, module = "csp", name = "Var")]
@@ -262,7 +303,7 @@ impl Var {
             id,
             name: name.clone(),
         };
-        let init = PyClassInitializer::from(Expr { node }).add_subclass(Var { model, id, name });
+        let init = PyClassInitializer::from(Expr { node, depth: 0 }).add_subclass(Var { model, id, name });
         Py::new(py, init)
     }
 }

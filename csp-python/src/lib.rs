@@ -20,6 +20,7 @@ mod convert;
 mod domain;
 mod errors;
 mod expr;
+mod handles;
 mod interrupt;
 mod model;
 mod model_globals;

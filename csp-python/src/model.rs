@@ -9,8 +9,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::domain::{self, int, type_name, value_i32};
-use crate::errors::value_error;
-use crate::expr::{Node, Var, node_of, other_model};
+use crate::errors::guarded;
+use crate::expr::{Node, Var, node_of};
+use crate::handles;
 use crate::model_globals as globals;
 
 /// Gives every model an identity, so that a variable of another model is refused.
@@ -59,30 +60,12 @@ impl Model {
 
     /// The variable `obj` stands for: a `Var` of this model.
     pub(crate) fn var_of(&self, obj: &Bound<'_, PyAny>) -> PyResult<VarId> {
-        let Ok(var) = obj.cast::<Var>() else {
-            return Err(PyTypeError::new_err(format!(
-                "expected a variable of the model, not {}",
-                type_name(obj)
-            )));
-        };
-        let var = var.get();
-        if var.model != self.id {
-            return Err(other_model(&var.name));
-        }
-        Ok(var.id)
+        handles::var_of(self.id, obj)
     }
 
-    /// The variables of an iterable of `Var`.
+    /// The variables of an iterable of `Var` of this model.
     pub(crate) fn vars_of(&self, obj: &Bound<'_, PyAny>) -> PyResult<Vec<VarId>> {
-        if obj.cast::<Var>().is_ok() {
-            return Err(PyTypeError::new_err(
-                "expected a list of variables, not one variable",
-            ));
-        }
-        let iter = obj.try_iter().map_err(|_| {
-            PyTypeError::new_err(format!("expected a list of variables, not {}", type_name(obj)))
-        })?;
-        iter.map(|item| self.var_of(&item?)).collect()
+        handles::vars_of(self.id, obj)
     }
 
     /// A new `Var` object for `id`.
@@ -104,12 +87,12 @@ impl Model {
             _ => None,
         };
         match relation {
-            Some((a, b, r)) => self.inner.post(a, b, r).map_err(value_error),
+            Some((a, b, r)) => guarded(|| self.inner.post(a, b, r)),
             // x op y + c  is  x - y op c.
-            None => self
-                .inner
-                .linear(&[(1, x), (-1, y)], cmp(op)?, i64::from(offset))
-                .map_err(value_error),
+            None => {
+                let cmp = cmp(op)?;
+                guarded(|| self.inner.linear(&[(1, x), (-1, y)], cmp, i64::from(offset)))
+            }
         }
     }
 }
@@ -127,6 +110,21 @@ pub(crate) fn solution_dict<'py>(
         dict.set_item(model.name(var), value)?;
     }
     Ok(dict)
+}
+
+/// The most variables `Model.vars` makes at once, and states or nodes of an automaton or
+/// a diagram: csp-xcsp's bound on an instance's variables (2^25). Counts beyond it are a
+/// mistake, and the memory they would take ends the process rather than raising.
+const MAX_COUNT: usize = 1 << 25;
+
+/// `ValueError` for a count beyond [`MAX_COUNT`].
+fn within_bound(what: &str, count: usize) -> PyResult<()> {
+    if count > MAX_COUNT {
+        return Err(PyValueError::new_err(format!(
+            "{what} = {count} is more than csp takes ({MAX_COUNT})"
+        )));
+    }
+    Ok(())
 }
 
 /// A comparison by its Python spelling.
@@ -218,6 +216,7 @@ impl Model {
         n: usize,
         domain: &Bound<'_, PyAny>,
     ) -> PyResult<Vec<Py<Var>>> {
+        within_bound("n", n)?;
         let names: Vec<String> = (0..n).map(|i| format!("{prefix}[{i}]")).collect();
         if let Some(taken) = names.iter().find(|name| self.by_name.contains_key(*name)) {
             return Err(PyValueError::new_err(format!(
@@ -267,7 +266,7 @@ impl Model {
     fn fix(&mut self, var: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let v = self.var_of(var)?;
         let value = value_i32(value, "the value")?;
-        self.inner.fix(v, value).map_err(value_error)
+        guarded(|| self.inner.fix(v, value))
     }
 
     /// Posts `x op y + offset`, `op` one of `==`, `!=`, `<`, `<=`, `>`, `>=`. Without an
@@ -309,9 +308,7 @@ impl Model {
     /// Posts `|x - y| != c` (the queens' diagonals).
     fn abs_diff_not_equal(&mut self, x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, c: i32) -> PyResult<()> {
         let (x, y) = (self.var_of(x)?, self.var_of(y)?);
-        self.inner
-            .post(x, y, Relation::AbsDiffNotEqual(c))
-            .map_err(value_error)
+        guarded(|| self.inner.post(x, y, Relation::AbsDiffNotEqual(c)))
     }
 
     /// Posts a binary constraint given as a Python function `predicate(a, b) -> bool`,
@@ -355,9 +352,7 @@ impl Model {
                 }
             }
         }
-        self.inner
-            .post(vx, vy, Relation::table(pairs))
-            .map_err(value_error)
+        guarded(|| self.inner.post(vx, vy, Relation::table(pairs)))
     }
 
     /// Posts all-different over `vars`. `strength="pairwise"` (the default) posts `!=`
@@ -368,12 +363,10 @@ impl Model {
     fn all_different(&mut self, vars: &Bound<'_, PyAny>, strength: &str) -> PyResult<()> {
         let vars = self.vars_of(vars)?;
         if strength == "pairwise" {
-            return self.inner.all_different(&vars).map_err(value_error);
+            return guarded(|| self.inner.all_different(&vars));
         }
         let strength = self::strength(strength)?;
-        self.inner
-            .all_different_nary(&vars, strength)
-            .map_err(value_error)
+        guarded(|| self.inner.all_different_nary(&vars, strength))
     }
 
     /// Posts a table (extension) constraint: the values of `vars` form one of `tuples`
@@ -386,21 +379,21 @@ impl Model {
             .try_iter()?
             .map(|row| table_row(&row?))
             .collect::<PyResult<Vec<_>>>()?;
-        self.inner.table(&vars, rows, supports).map_err(value_error)
+        guarded(|| self.inner.table(&vars, rows, supports))
     }
 
     /// Posts `sum(terms) op rhs`: `terms` is a list of variables, or of `(coefficient,
     /// variable)` pairs; `op` one of `==`, `!=`, `<`, `<=`, `>`, `>=`; `rhs` an integer or
     /// a variable.
     fn linear(&mut self, terms: &Bound<'_, PyAny>, op: &str, rhs: &Bound<'_, PyAny>) -> PyResult<()> {
-        let terms = globals::terms(self, terms)?;
+        let terms = globals::terms(self.id, terms)?;
         let cmp = cmp(op)?;
         if rhs.cast::<Var>().is_ok() {
             let rhs = self.var_of(rhs)?;
-            self.inner.linear_var(&terms, cmp, rhs).map_err(value_error)
+            guarded(|| self.inner.linear_var(&terms, cmp, rhs))
         } else {
             let rhs = int(rhs, "the right-hand side")?;
-            self.inner.linear(&terms, cmp, rhs).map_err(value_error)
+            guarded(|| self.inner.linear(&terms, cmp, rhs))
         }
     }
 
@@ -416,13 +409,11 @@ impl Model {
     ) -> PyResult<()> {
         let list = values
             .try_iter()?
-            .map(|item| globals::operand(self, &item?))
+            .map(|item| globals::operand(self.id, &item?))
             .collect::<PyResult<Vec<_>>>()?;
         let index = self.var_of(index)?;
-        let value = globals::operand(self, value)?;
-        self.inner
-            .element(&list, index, start, value)
-            .map_err(value_error)
+        let value = globals::operand(self.id, value)?;
+        guarded(|| self.inner.element(&list, index, start, value))
     }
 
     /// Posts an expression built from variables with Python's operators (see `Expr`):
@@ -437,20 +428,20 @@ impl Model {
             ));
         }
         let expr = node.to_core(self.id)?;
-        self.inner.intension(&expr).map_err(value_error)
+        guarded(|| self.inner.intension(&expr))
     }
 
     /// Makes the model a minimisation problem over `var` (`Solver.optimize` then finds a
     /// solution with its smallest value; `solve`, `count` and `solutions` ignore it).
     fn minimize(&mut self, var: &Bound<'_, PyAny>) -> PyResult<()> {
         let v = self.var_of(var)?;
-        self.inner.minimize(v).map_err(value_error)
+        guarded(|| self.inner.minimize(v))
     }
 
     /// Makes the model a maximisation problem over `var` (see `minimize`).
     fn maximize(&mut self, var: &Bound<'_, PyAny>) -> PyResult<()> {
         let v = self.var_of(var)?;
-        self.inner.maximize(v).map_err(value_error)
+        guarded(|| self.inner.maximize(v))
     }
 
     /// The objective: `("minimize", var)`, `("maximize", var)` or `None`.
@@ -500,7 +491,7 @@ impl Model {
     /// Posts `allEqual`: every variable of `vars` takes the same value.
     fn all_equal(&mut self, vars: &Bound<'_, PyAny>) -> PyResult<()> {
         let vars = self.vars_of(vars)?;
-        self.inner.all_equal(&vars).map_err(value_error)
+        guarded(|| self.inner.all_equal(&vars))
     }
 
     /// Posts all-different except the values of `except_`: any number of variables may
@@ -508,16 +499,14 @@ impl Model {
     fn all_different_except(&mut self, vars: &Bound<'_, PyAny>, except_: &Bound<'_, PyAny>) -> PyResult<()> {
         let vars = self.vars_of(vars)?;
         let except = domain::values(except_, "an excepted value")?;
-        self.inner
-            .all_different_except(&vars, &except)
-            .map_err(value_error)
+        guarded(|| self.inner.all_different_except(&vars, &except))
     }
 
     /// Posts all-different over lists: the lists (of one length) are pairwise distinct
     /// as tuples.
     fn all_different_lists(&mut self, lists: &Bound<'_, PyAny>) -> PyResult<()> {
-        let lists = globals::lists(self, lists)?;
-        self.inner.all_different_lists(&lists).map_err(value_error)
+        let lists = globals::lists(self.id, lists)?;
+        guarded(|| self.inner.all_different_lists(&lists))
     }
 
     /// Posts `ordered`: `vars[i] + lengths[i] op vars[i+1]` for each consecutive pair,
@@ -532,27 +521,25 @@ impl Model {
     ) -> PyResult<()> {
         let vars = self.vars_of(vars)?;
         let order = globals::order(op)?;
-        let lengths = lengths.map(|l| globals::int_or_vars(self, l)).transpose()?;
-        self.inner
-            .ordered(&vars, lengths.as_deref(), order)
-            .map_err(value_error)
+        let lengths = lengths.map(|l| globals::int_or_vars(self.id, l)).transpose()?;
+        guarded(|| self.inner.ordered(&vars, lengths.as_deref(), order))
     }
 
     /// Posts `lex`: each list is lexicographically `op` the next (`<`, `<=`, `>=`, `>`).
     #[pyo3(signature = (lists, op="<="))]
     fn lex(&mut self, lists: &Bound<'_, PyAny>, op: &str) -> PyResult<()> {
-        let lists = globals::lists(self, lists)?;
+        let lists = globals::lists(self.id, lists)?;
         let order = globals::order(op)?;
-        self.inner.lex(&lists, order).map_err(value_error)
+        guarded(|| self.inner.lex(&lists, order))
     }
 
     /// Posts `lex` on a matrix: its rows, and its columns, each lexicographically `op`
     /// the next.
     #[pyo3(signature = (rows, op="<="))]
     fn lex_matrix(&mut self, rows: &Bound<'_, PyAny>, op: &str) -> PyResult<()> {
-        let rows = globals::lists(self, rows)?;
+        let rows = globals::lists(self.id, rows)?;
         let order = globals::order(op)?;
-        self.inner.lex_matrix(&rows, order).map_err(value_error)
+        guarded(|| self.inner.lex_matrix(&rows, order))
     }
 
     /// Posts `precedence`: if a variable takes `values[k+1]`, an earlier one takes
@@ -566,9 +553,7 @@ impl Model {
     ) -> PyResult<()> {
         let vars = self.vars_of(vars)?;
         let values = domain::values(values, "a value")?;
-        self.inner
-            .precedence(&vars, &values, covered)
-            .map_err(value_error)
+        guarded(|| self.inner.precedence(&vars, &values, covered))
     }
 
     /// Posts `count`: `counter` is the number of variables of `vars` whose value is
@@ -583,10 +568,10 @@ impl Model {
         let counter = self.var_of(counter)?;
         if values.cast::<Var>().is_ok() {
             let value = self.var_of(values)?;
-            return self.inner.count_var(&vars, value, counter).map_err(value_error);
+            return guarded(|| self.inner.count_var(&vars, value, counter));
         }
         let values = globals::one_or_many(values)?;
-        self.inner.count(&vars, &values, counter).map_err(value_error)
+        guarded(|| self.inner.count(&vars, &values, counter))
     }
 
     /// Posts `nValues`: `counter` is the number of distinct values of `vars`, those of
@@ -604,7 +589,7 @@ impl Model {
             .map(|e| domain::values(e, "an excepted value"))
             .transpose()?
             .unwrap_or_default();
-        self.inner.n_values(&vars, &except, counter).map_err(value_error)
+        guarded(|| self.inner.n_values(&vars, &except, counter))
     }
 
     /// Posts `cardinality`: `occurs[j]` (variables) is the number of variables of `vars`
@@ -620,23 +605,21 @@ impl Model {
         let vars = self.vars_of(vars)?;
         let values = domain::values(values, "a value")?;
         let occurs = self.vars_of(occurs)?;
-        self.inner
-            .cardinality(&vars, &values, &occurs, closed)
-            .map_err(value_error)
+        guarded(|| self.inner.cardinality(&vars, &values, &occurs, closed))
     }
 
     /// Posts `minimum`: `result = min(vars)`.
     fn minimum(&mut self, vars: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>) -> PyResult<()> {
         let vars = self.vars_of(vars)?;
         let result = self.var_of(result)?;
-        self.inner.minimum(&vars, result).map_err(value_error)
+        guarded(|| self.inner.minimum(&vars, result))
     }
 
     /// Posts `maximum`: `result = max(vars)`.
     fn maximum(&mut self, vars: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>) -> PyResult<()> {
         let vars = self.vars_of(vars)?;
         let result = self.var_of(result)?;
-        self.inner.maximum(&vars, result).map_err(value_error)
+        guarded(|| self.inner.maximum(&vars, result))
     }
 
     /// Posts `channel`. One list: `xs[i] = j + start_x <=> xs[j] = i + start_x`. Two lists:
@@ -652,12 +635,10 @@ impl Model {
     ) -> PyResult<()> {
         let xs = self.vars_of(xs)?;
         match ys {
-            None => self.inner.channel_self(&xs, start_x).map_err(value_error),
+            None => guarded(|| self.inner.channel_self(&xs, start_x)),
             Some(ys) => {
                 let ys = self.vars_of(ys)?;
-                self.inner
-                    .channel(&xs, start_x, &ys, start_y)
-                    .map_err(value_error)
+                guarded(|| self.inner.channel(&xs, start_x, &ys, start_y))
             }
         }
     }
@@ -673,9 +654,7 @@ impl Model {
     ) -> PyResult<()> {
         let bools = self.vars_of(bools)?;
         let value = self.var_of(value)?;
-        self.inner
-            .channel_value(&bools, start, value)
-            .map_err(value_error)
+        guarded(|| self.inner.channel_value(&bools, start, value))
     }
 
     /// Posts `regular`: the values of `vars` spell a word the automaton accepts. States
@@ -689,8 +668,9 @@ impl Model {
         transitions: Vec<(usize, i32, usize)>,
     ) -> PyResult<()> {
         let vars = self.vars_of(vars)?;
-        let automaton = csp_core::Automaton::new(states, start, finals, transitions).map_err(value_error)?;
-        self.inner.regular(&vars, &automaton).map_err(value_error)
+        within_bound("states", states)?;
+        let automaton = guarded(|| csp_core::Automaton::new(states, start, finals, transitions))?;
+        guarded(|| self.inner.regular(&vars, &automaton))
     }
 
     /// Posts `mdd`: the values of `vars` label a path from `root` to `terminal` of the
@@ -704,8 +684,9 @@ impl Model {
         transitions: Vec<(usize, i32, usize)>,
     ) -> PyResult<()> {
         let vars = self.vars_of(vars)?;
-        let mdd = csp_core::Mdd::new(nodes, root, terminal, transitions).map_err(value_error)?;
-        self.inner.mdd(&vars, &mdd).map_err(value_error)
+        within_bound("nodes", nodes)?;
+        let mdd = guarded(|| csp_core::Mdd::new(nodes, root, terminal, transitions))?;
+        guarded(|| self.inner.mdd(&vars, &mdd))
     }
 
     /// Posts `circuit`: `succ[i] = j + start` makes `j` the successor of `i`; the arcs
@@ -718,8 +699,8 @@ impl Model {
         size: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let succ = self.vars_of(succ)?;
-        let size = size.map(|s| globals::int_or_var(self, s)).transpose()?;
-        self.inner.circuit(&succ, start, size).map_err(value_error)
+        let size = size.map(|s| globals::int_or_var(self.id, s)).transpose()?;
+        guarded(|| self.inner.circuit(&succ, start, size))
     }
 
     /// Posts `noOverlap`. Tasks on one machine: `origins` variables and `lengths`
@@ -734,21 +715,16 @@ impl Model {
         zero_ignored: bool,
     ) -> PyResult<()> {
         if globals::is_nested(origins)? {
-            let origins = globals::lists(self, origins)?;
+            let origins = globals::lists(self.id, origins)?;
             let lengths = lengths
                 .try_iter()?
-                .map(|l| globals::int_or_vars(self, &l?))
+                .map(|l| globals::int_or_vars(self.id, &l?))
                 .collect::<PyResult<Vec<_>>>()?;
-            return self
-                .inner
-                .no_overlap_boxes(&origins, &lengths, zero_ignored)
-                .map_err(value_error);
+            return guarded(|| self.inner.no_overlap_boxes(&origins, &lengths, zero_ignored));
         }
         let origins = self.vars_of(origins)?;
-        let lengths = globals::int_or_vars(self, lengths)?;
-        self.inner
-            .no_overlap(&origins, &lengths, zero_ignored)
-            .map_err(value_error)
+        let lengths = globals::int_or_vars(self.id, lengths)?;
+        guarded(|| self.inner.no_overlap(&origins, &lengths, zero_ignored))
     }
 
     /// Posts `cumulative`: at every time the heights of the running tasks add up to at
@@ -764,12 +740,10 @@ impl Model {
         exact: bool,
     ) -> PyResult<()> {
         let origins = self.vars_of(origins)?;
-        let lengths = globals::int_or_vars(self, lengths)?;
-        let heights = globals::int_or_vars(self, heights)?;
-        let peak = globals::int_or_var(self, peak)?;
-        self.inner
-            .cumulative(&origins, &lengths, &heights, peak, exact)
-            .map_err(value_error)
+        let lengths = globals::int_or_vars(self.id, lengths)?;
+        let heights = globals::int_or_vars(self.id, heights)?;
+        let peak = globals::int_or_var(self.id, peak)?;
+        guarded(|| self.inner.cumulative(&origins, &lengths, &heights, peak, exact))
     }
 
     /// Posts `binPacking`: `loads[b]` is the total size of the items with `bins[i] ==
@@ -784,9 +758,7 @@ impl Model {
     ) -> PyResult<()> {
         let bins = self.vars_of(bins)?;
         let loads = self.vars_of(loads)?;
-        self.inner
-            .bin_packing(&bins, &sizes, &loads, first_bin)
-            .map_err(value_error)
+        guarded(|| self.inner.bin_packing(&bins, &sizes, &loads, first_bin))
     }
 }
 

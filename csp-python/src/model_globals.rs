@@ -8,10 +8,10 @@ use pyo3::types::PyTuple;
 
 use crate::domain::{int, type_name, value_i32};
 use crate::expr::Var;
-use crate::model::Model;
+use crate::handles::{var_of, vars_of};
 
 /// The terms of a sum: variables (coefficient 1) or `(coefficient, variable)` pairs.
-pub(crate) fn terms(model: &Model, obj: &Bound<'_, PyAny>) -> PyResult<Vec<(i64, VarId)>> {
+pub(crate) fn terms(model: u64, obj: &Bound<'_, PyAny>) -> PyResult<Vec<(i64, VarId)>> {
     let mut out = Vec::new();
     for item in list_items(obj, "the terms")? {
         if let Ok(pair) = item.cast::<PyTuple>() {
@@ -21,16 +21,16 @@ pub(crate) fn terms(model: &Model, obj: &Bound<'_, PyAny>) -> PyResult<Vec<(i64,
                 ));
             }
             let c = int(&pair.get_item(0)?, "a coefficient")?;
-            out.push((c, model.var_of(&pair.get_item(1)?)?));
+            out.push((c, var_of(model, &pair.get_item(1)?)?));
         } else {
-            out.push((1, model.var_of(&item)?));
+            out.push((1, var_of(model, &item)?));
         }
     }
     Ok(out)
 }
 
 /// An entry of `element`: a variable of the model or an integer.
-pub(crate) fn operand(model: &Model, obj: &Bound<'_, PyAny>) -> PyResult<CoreExpr> {
+pub(crate) fn operand(model: u64, obj: &Bound<'_, PyAny>) -> PyResult<CoreExpr> {
     Ok(match int_or_var(model, obj)? {
         IntOrVar::Int(c) => CoreExpr::Const(c),
         IntOrVar::Var(v) => CoreExpr::Var(v),
@@ -38,9 +38,9 @@ pub(crate) fn operand(model: &Model, obj: &Bound<'_, PyAny>) -> PyResult<CoreExp
 }
 
 /// A variable of the model or an integer.
-pub(crate) fn int_or_var(model: &Model, obj: &Bound<'_, PyAny>) -> PyResult<IntOrVar> {
+pub(crate) fn int_or_var(model: u64, obj: &Bound<'_, PyAny>) -> PyResult<IntOrVar> {
     if obj.cast::<Var>().is_ok() {
-        return Ok(IntOrVar::Var(model.var_of(obj)?));
+        return Ok(IntOrVar::Var(var_of(model, obj)?));
     }
     int(obj, "an argument").map(IntOrVar::Int).map_err(|e| {
         if e.is_instance_of::<PyTypeError>(obj.py()) {
@@ -55,7 +55,7 @@ pub(crate) fn int_or_var(model: &Model, obj: &Bound<'_, PyAny>) -> PyResult<IntO
 }
 
 /// A list of integers and variables.
-pub(crate) fn int_or_vars(model: &Model, obj: &Bound<'_, PyAny>) -> PyResult<Vec<IntOrVar>> {
+pub(crate) fn int_or_vars(model: u64, obj: &Bound<'_, PyAny>) -> PyResult<Vec<IntOrVar>> {
     list_items(obj, "the list")?
         .iter()
         .map(|item| int_or_var(model, item))
@@ -63,10 +63,10 @@ pub(crate) fn int_or_vars(model: &Model, obj: &Bound<'_, PyAny>) -> PyResult<Vec
 }
 
 /// A list of lists of variables.
-pub(crate) fn lists(model: &Model, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<VarId>>> {
+pub(crate) fn lists(model: u64, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<VarId>>> {
     list_items(obj, "the lists")?
         .iter()
-        .map(|list| model.vars_of(list))
+        .map(|list| vars_of(model, list))
         .collect()
 }
 

@@ -161,3 +161,18 @@ def test_library_errors():
         csp.compare([csp.Model()], ["mrv/asc/xyz"])
     with pytest.raises(TypeError):
         csp.compare([3])
+
+
+def test_sizes_that_would_exhaust_memory_or_the_stack_are_refused():
+    m, x, y = model()
+    deep = x
+    with pytest.raises(ValueError, match="nests deeper"):
+        for _ in range(5000):
+            deep = abs(deep - 1)
+    with pytest.raises(ValueError, match="more than csp takes"):
+        m.vars("z", 2**40, range(2))
+    with pytest.raises(ValueError, match="more than csp takes"):
+        m.regular([x, y], states=2**40, start=0, finals=[0], transitions=[])
+    flat = sum(m.vars("w", 3000, range(2)))
+    m.add(flat == 1500)
+    assert repr(flat).startswith("add(0, w[0], w[1], ") and len(m) == 3002
