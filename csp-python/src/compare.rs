@@ -18,7 +18,7 @@ use crate::domain::type_name;
 use crate::errors::value_error;
 use crate::interrupt::{flag, run_interruptibly};
 use crate::model::Model;
-use crate::xcsp::xcsp_error;
+use crate::xcsp::{read_options, xcsp_error};
 
 /// Strategies by name; `"textbook"` stands for the 18 textbook ones.
 pub(crate) fn strategies_of(names: &[String]) -> PyResult<Vec<Strategy>> {
@@ -90,13 +90,7 @@ fn contender(py: Python<'_>, obj: &Bound<'_, PyAny>, index: usize) -> PyResult<(
     if obj.cast::<PyString>().is_ok() || obj.hasattr("__fspath__")? {
         let path: PathBuf = obj.extract()?;
         let cancel = flag();
-        let options = csp_xcsp::ReadOptions {
-            limits: csp_xcsp::ReadLimits {
-                cancel: Some(cancel.clone()),
-                ..csp_xcsp::ReadLimits::default()
-            },
-            ..csp_xcsp::ReadOptions::default()
-        };
+        let options = read_options(&cancel);
         let instance = run_interruptibly(py, &cancel, || {
             csp_xcsp::Instance::from_path_with(&path, &options)
         })?

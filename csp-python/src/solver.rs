@@ -103,6 +103,19 @@ impl Solver {
         }
     }
 
+    /// Optimises `var` as `goal` says, or the model's objective without one.
+    fn optimize_var<'py>(
+        slf: &Bound<'py, Self>,
+        var: Option<&Bound<'py, PyAny>>,
+        goal: fn(csp_core::VarId) -> Goal,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let goal = match var {
+            None => Goal::Objective,
+            Some(v) => goal(var_index(slf, v)?),
+        };
+        Solver::optimize_for(slf, goal)
+    }
+
     fn optimize_for<'py>(slf: &Bound<'py, Self>, goal: Goal) -> PyResult<Option<Bound<'py, PyDict>>> {
         match Solver::run(slf, Request::Optimize(goal))? {
             Answer::Optimum(optimum) => match optimum.best {
@@ -191,11 +204,7 @@ impl Solver {
         slf: &Bound<'py, Self>,
         var: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let goal = match var {
-            None => Goal::Objective,
-            Some(v) => Goal::Minimize(var_index(slf, v)?),
-        };
-        Solver::optimize_for(slf, goal)
+        Solver::optimize_var(slf, var, Goal::Minimize)
     }
 
     /// Finds a solution with the largest value of `var` (see `optimize`); without `var`,
@@ -205,11 +214,7 @@ impl Solver {
         slf: &Bound<'py, Self>,
         var: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let goal = match var {
-            None => Goal::Objective,
-            Some(v) => Goal::Maximize(var_index(slf, v)?),
-        };
-        Solver::optimize_for(slf, goal)
+        Solver::optimize_var(slf, var, Goal::Maximize)
     }
 
     /// The statistics so far, as a dict with the fields of the command line's JSON:

@@ -270,6 +270,24 @@ fn generate<'py>(
     Ok(out)
 }
 
+/// Runs `job` with the default rules of the grid's order and limits of `time_limit`
+/// seconds (and Ctrl-C), interruptibly; its error is a `ValueError`.
+fn with_default_rules<T: Send, E: std::fmt::Display + Send>(
+    py: Python<'_>,
+    grid: &csp_sudoku::Grid,
+    time_limit: Option<&Bound<'_, PyAny>>,
+    job: impl FnOnce(&csp_sudoku::SudokuModel, &Limits) -> Result<T, E> + Send,
+) -> PyResult<T> {
+    let cancel = flag();
+    let limits = Limits {
+        time: time_limit.map(seconds).transpose()?,
+        cancel: Some(cancel.clone()),
+        ..Limits::default()
+    };
+    let rules = csp_sudoku::SudokuModel::default_for(grid.order());
+    run_interruptibly(py, &cancel, || job(&rules, &limits))?.map_err(value_error)
+}
+
 /// Rates a puzzle as `csp sudoku rate`: the human techniques it needs, whether guessing
 /// is needed, the default strategy's nodes and backtracks, a `score` and a `level`.
 /// Returns a dict with those fields (`ValueError` for a puzzle with repeated givens or no
@@ -282,15 +300,9 @@ fn rate<'py>(
     time_limit: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let puzzle = grid_of(puzzle)?;
-    let cancel = flag();
-    let limits = Limits {
-        time: time_limit.map(seconds).transpose()?,
-        cancel: Some(cancel.clone()),
-        ..Limits::default()
-    };
-    let rules = csp_sudoku::SudokuModel::default_for(puzzle.order());
-    let rating = run_interruptibly(py, &cancel, || csp_sudoku::rate_within(&rules, &puzzle, &limits))?
-        .map_err(value_error)?;
+    let rating = with_default_rules(py, &puzzle, time_limit, |rules, limits| {
+        csp_sudoku::rate_within(rules, &puzzle, limits)
+    })?;
     to_dict(py, &rating)
 }
 
@@ -307,17 +319,9 @@ fn hint<'py>(
     time_limit: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let grid = grid_of(grid)?;
-    let cancel = flag();
-    let limits = Limits {
-        time: time_limit.map(seconds).transpose()?,
-        cancel: Some(cancel.clone()),
-        ..Limits::default()
-    };
-    let rules = csp_sudoku::SudokuModel::default_for(grid.order());
-    let hint = run_interruptibly(py, &cancel, || {
-        csp_sudoku::checked_hint_within(&rules, &grid, &limits)
-    })?
-    .map_err(value_error)?;
+    let hint = with_default_rules(py, &grid, time_limit, |rules, limits| {
+        csp_sudoku::checked_hint_within(rules, &grid, limits)
+    })?;
     to_dict(py, &hint)
 }
 

@@ -2,6 +2,8 @@
 //! with the file's variable names and objective.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use csp_xcsp::{Error, Instance, ReadOptions};
 use pyo3::prelude::*;
@@ -35,6 +37,17 @@ pub(crate) fn model_of(instance: Instance, name: Option<String>) -> Model {
     Model::from_core(instance.model, name, Some(instance.declared))
 }
 
+/// Reading options whose cancel flag is `cancel` (Ctrl-C).
+pub(crate) fn read_options(cancel: &Arc<AtomicBool>) -> ReadOptions {
+    ReadOptions {
+        limits: csp_xcsp::ReadLimits {
+            cancel: Some(cancel.clone()),
+            ..csp_xcsp::ReadLimits::default()
+        },
+        ..ReadOptions::default()
+    }
+}
+
 /// Reads an XCSP3 instance (`.xml`, `.xml.xz` or `.xml.lzma`) into a `Model` with the
 /// file's variable names (`x`, `q[3]`, `m[0][1]`) and its objective, if it is a COP
 /// (`Solver.optimize()` then optimises it). `OSError` if the file cannot be read,
@@ -42,13 +55,7 @@ pub(crate) fn model_of(instance: Instance, name: Option<String>) -> Model {
 #[pyfunction]
 fn load(py: Python<'_>, path: PathBuf) -> PyResult<Model> {
     let cancel = flag();
-    let options = ReadOptions {
-        limits: csp_xcsp::ReadLimits {
-            cancel: Some(cancel.clone()),
-            ..csp_xcsp::ReadLimits::default()
-        },
-        ..ReadOptions::default()
-    };
+    let options = read_options(&cancel);
     let instance =
         run_interruptibly(py, &cancel, || Instance::from_path_with(&path, &options))?.map_err(xcsp_error)?;
     Ok(model_of(instance, Some(path.display().to_string())))
@@ -58,13 +65,7 @@ fn load(py: Python<'_>, path: PathBuf) -> PyResult<Model> {
 #[pyfunction]
 fn loads(py: Python<'_>, text: &str) -> PyResult<Model> {
     let cancel = flag();
-    let options = ReadOptions {
-        limits: csp_xcsp::ReadLimits {
-            cancel: Some(cancel.clone()),
-            ..csp_xcsp::ReadLimits::default()
-        },
-        ..ReadOptions::default()
-    };
+    let options = read_options(&cancel);
     let instance =
         run_interruptibly(py, &cancel, || Instance::from_str_with(text, &options))?.map_err(xcsp_error)?;
     Ok(model_of(instance, None))
