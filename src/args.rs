@@ -118,45 +118,10 @@ pub fn parse_generate_order(text: &str) -> Result<usize, String> {
     })
 }
 
-/// Parses a restart policy: `none`, `luby[:SCALE]` or `geometric[:FIRST[:FACTOR]]`.
+/// Parses a restart policy: `none`, `luby[:SCALE]` or `geometric[:FIRST[:FACTOR]]`
+/// ([`Restarts::parse`]).
 pub fn parse_restarts(text: &str) -> Result<Option<Restarts>, String> {
-    let mut parts = text.split(':');
-    let kind = parts.next().unwrap_or_default();
-    let num = |p: Option<&str>, default: f64| -> Result<f64, String> {
-        match p {
-            None => Ok(default),
-            Some(t) => t
-                .parse::<f64>()
-                .ok()
-                .filter(|x| *x > 0.0)
-                .ok_or_else(|| format!("`{t}` is not a positive number")),
-        }
-    };
-    let policy = match kind {
-        "none" => None,
-        "luby" => Some(Restarts::Luby {
-            scale: num(parts.next(), 100.0)? as u64,
-        }),
-        "geometric" => Some(Restarts::Geometric {
-            first: num(parts.next(), 100.0)? as u64,
-            factor: num(parts.next(), 1.5)?,
-        }),
-        _ => {
-            return Err(format!(
-                "unknown restart policy `{text}`, expected none, luby[:SCALE] or geometric[:FIRST[:FACTOR]]"
-            ));
-        }
-    };
-    if parts.next().is_some() {
-        return Err(format!("too many parts in restart policy `{text}`"));
-    }
-    // A factor of 1 or less keeps every cutoff at the first: no run could finish a subtree.
-    if policy.is_some_and(|p| !p.grows()) {
-        return Err(format!(
-            "restart policy `{text}`: the factor must be a number greater than 1"
-        ));
-    }
-    Ok(policy)
+    Restarts::parse(text).map_err(|e| e.to_string())
 }
 
 impl StrategyArgs {

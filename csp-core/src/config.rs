@@ -307,6 +307,71 @@ impl fmt::Display for Restarts {
     }
 }
 
+impl Restarts {
+    /// Reads a policy as command lines and the Python bindings write it: `none` (no
+    /// restarts: `Ok(None)`), `luby[:SCALE]` (default scale 100) or
+    /// `geometric[:FIRST[:FACTOR]]` (defaults 100 and 1.5). Numbers must be positive, and a
+    /// geometric factor greater than 1 (cutoffs that never grow would restart forever).
+    ///
+    /// ```
+    /// use csp_core::Restarts;
+    /// assert_eq!(Restarts::parse("luby"), Ok(Some(Restarts::Luby { scale: 100 })));
+    /// assert_eq!(Restarts::parse("none"), Ok(None));
+    /// assert!(Restarts::parse("geometric:10:1").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<Option<Restarts>, RestartsParseError> {
+        let mut parts = text.split(':');
+        let kind = parts.next().unwrap_or_default();
+        let num = |p: Option<&str>, default: f64| -> Result<f64, RestartsParseError> {
+            match p {
+                None => Ok(default),
+                Some(t) => t
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| *x > 0.0)
+                    .ok_or_else(|| RestartsParseError::NotPositive(t.to_string())),
+            }
+        };
+        let policy = match kind {
+            "none" => None,
+            "luby" => Some(Restarts::Luby {
+                scale: num(parts.next(), 100.0)? as u64,
+            }),
+            "geometric" => Some(Restarts::Geometric {
+                first: num(parts.next(), 100.0)? as u64,
+                factor: num(parts.next(), 1.5)?,
+            }),
+            _ => return Err(RestartsParseError::Unknown(text.to_string())),
+        };
+        if parts.next().is_some() {
+            return Err(RestartsParseError::TooManyParts(text.to_string()));
+        }
+        // A factor of 1 or less keeps every cutoff at the first: no run could finish a subtree.
+        if policy.is_some_and(|p| !p.grows()) {
+            return Err(RestartsParseError::DoesNotGrow(text.to_string()));
+        }
+        Ok(policy)
+    }
+}
+
+/// A restart policy that [`Restarts::parse`] cannot read.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RestartsParseError {
+    /// A scale, first cutoff or factor that is not a positive number.
+    #[error("`{0}` is not a positive number")]
+    NotPositive(String),
+    /// A policy other than none, luby and geometric.
+    #[error("unknown restart policy `{0}`, expected none, luby[:SCALE] or geometric[:FIRST[:FACTOR]]")]
+    Unknown(String),
+    /// More numbers than the policy takes.
+    #[error("too many parts in restart policy `{0}`")]
+    TooManyParts(String),
+    /// A geometric factor of 1 or less.
+    #[error("restart policy `{0}`: the factor must be a number greater than 1")]
+    DoesNotGrow(String),
+}
+
 /// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... (1-based).
 pub fn luby(i: u64) -> u64 {
     let mut i = i.max(1);

@@ -75,8 +75,8 @@ mod var;
 mod wide_vectors;
 
 pub use config::{
-    Backjump, Branching, ConfigError, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak,
-    ValueOrder, VarOrder, luby,
+    Backjump, Branching, ConfigError, Inference, Limits, Restarts, RestartsParseError, SearchConfig,
+    Strategy, TieBreak, ValueOrder, VarOrder, luby,
 };
 pub use constraints::expression::{Bounds, Expr, ExprOp, Interval, RangeError};
 pub use constraints::table::Tuples;
