@@ -83,7 +83,7 @@ pub use constraints::table::Tuples;
 pub use constraints::{
     AllDifferent, Automaton, Cmp, Mdd, Order, PermutationOverlap, PermutationOverlaps, Strength, TableCell,
 };
-pub use domain::Domain;
+pub use domain::{Domain, MAX_DOMAIN_SPAN};
 pub use error::{ModelError, ParseNameError};
 pub use local::{Annealing, AnnealingModel, AnnealingRun, AnnealingStats, anneal};
 pub use local::{
