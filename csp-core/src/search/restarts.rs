@@ -18,7 +18,7 @@ pub(super) struct RunCounter {
 }
 
 impl RunCounter {
-    /// The run under way, from 0.
+    /// The run the search is in: 0 before the first restart.
     #[inline]
     pub(super) fn run(&self) -> u32 {
         self.run
@@ -42,6 +42,7 @@ impl Solver<'_> {
     /// subtree the run finished becomes a nogood, propagated at the root. Returns `false`
     /// if that leaves no solution.
     pub(super) fn restart(&mut self) -> bool {
+        self.trace_left_open();
         let (path, finished) = if self.levels_dropped() {
             self.summarise_dropped_run()
         } else {

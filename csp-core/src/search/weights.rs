@@ -158,8 +158,11 @@ impl FailureWeights {
 
 impl Solver<'_> {
     /// Weighs the constraint that just failed (`None`: a nogood, no constraint), before
-    /// the failure is undone, and tells the orders that learn from conflicts.
+    /// the failure is undone, and tells the orders that learn from conflicts and backjumping.
     pub(super) fn blame(&mut self, failure: Option<Failure>) {
+        if let Some(failure) = failure {
+            self.backjump_note_failure(failure);
+        }
         let decision = self.state.frames.last().map(|f| f.var);
         if let Some(failure) = failure {
             self.weights.on_failure(

@@ -22,9 +22,12 @@ impl Solver<'_> {
         let level = self.state.frames.len() - 1;
         self.note_decision(level);
         self.note_node_start();
-        let holds = self.decide(var, value, level);
-        self.note_node_end(var, value, holds);
-        holds
+        let ok = self.decide(var, value, level);
+        self.note_node_end(var, value, ok);
+        if self.plan.observed {
+            self.observe_node(var, value, level, ok);
+        }
+        ok
     }
 
     /// The decision `var = value` at `level` and its inference, without the node's
