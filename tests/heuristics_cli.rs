@@ -136,7 +136,8 @@ fn nodes_and_restarts(args: &[&str]) -> (u64, u64) {
 
 /// The defaults of instance files: `csp solve` runs run robin with geometric restarts
 /// (100, 1.5), `csp count` runs dom/wdeg without restarts. LangfordBin-06 (unsatisfiable)
-/// takes more than 100 nodes under each order, so the flags left out make a difference.
+/// takes more than 100 nodes under each order, so the flags left out make a difference. Under
+/// `--backjump`, `csp solve` takes no restarts unless asked.
 #[test]
 fn solve_and_count_defaults_for_instance_files() {
     let file = format!(
@@ -162,4 +163,14 @@ fn solve_and_count_defaults_for_instance_files() {
     assert_eq!(count.1, 0, "a count does not restart by default");
     assert_eq!(count, run(&["--var", "dom-wdeg", "--restarts", "none"], "count"));
     assert_ne!(count, run(&["--var", "run-robin"], "count"));
+    // Backjumping does not restart: the default restarts step aside for it.
+    let backjump = run(&["--backjump", "cbj", "--inference", "fc"], "solve");
+    assert_eq!(backjump.1, 0);
+    assert_eq!(
+        backjump,
+        run(
+            &["--backjump", "cbj", "--inference", "fc", "--restarts", "none"],
+            "solve"
+        )
+    );
 }
