@@ -93,8 +93,8 @@ pub struct SearchArgs {
     pub limits: LimitArgs,
     /// Restarts: `none`, `luby[:SCALE]` (SCALE nodes per unit run, default 100) or
     /// `geometric[:FIRST[:FACTOR]]` (defaults 100 and 1.5). Each subtree a run finished is
-    /// recorded as a nogood, so counts stay exact. Default: geometric:100:1.5 for `solve`,
-    /// none for `count`.
+    /// recorded as a nogood, so counts stay exact. Default: geometric:100:1.5 for `solve`
+    /// (none with --backjump or --method tree), none for `count`.
     #[arg(long, value_name = "POLICY", allow_negative_numbers = true)]
     pub restarts: Option<String>,
     /// Worker threads over the files given (0: one per core).
