@@ -9,8 +9,11 @@ for docs/performance-xcsp.md.
 --set competition  ../shared/data/xcsp/competition/ (answers.tsv: counts, sat, unsat, unknown)
 --data DIR         the folder (instances, answers.tsv), instead of the one next to the project
 --timeout SECONDS  CPU limit of each run (default 60): past it the run gets SIGTERM (csp then prints
-                   the answer so far); a run also stops after 3 x SECONDS + 30 s of wall-clock time
+                   the answer so far); a run also stops at the wall-clock cap (--wall)
 --only NAME ...    only these instances (file names, with or without the extension)
+--reuse TSV        with --only: the other instances' figures are taken from this earlier --tsv file
+--wall SECONDS     the wall-clock cap of each run (default 10 x the CPU limit): on a loaded machine a
+                   niced run gets a fraction of a core, and the cap must not stop it before the CPU limit
 --tsv FILE         also write one row per instance, the raw figures (default /tmp/race-SET.tsv)
 --files FILE ...   instead of a set: these XCSP3 files, without reference answers (coverage): each is
                    first read by `csp solve FILE --timeout 1` (refused: the output says "unsupported"
@@ -50,6 +53,24 @@ def default_ace():
     if spec is None or spec.origin is None:
         return None
     return os.path.join(os.path.dirname(spec.origin), "solvers", "ace", "ACE-2.6.jar")
+
+
+def reused(tsv):
+    """Results of an earlier run, from its --tsv file: file -> (type, csp result, ACE result)."""
+    out = {}
+    with open(tsv) as f:
+        header = next(f).rstrip("\n").split("\t")
+        for line in f:
+            d = dict(zip(header, line.rstrip("\n").split("\t")))
+            res = []
+            for who in ("csp", "ace"):
+                kind, value = d[who + "_kind"], d[who + "_value"]
+                res.append(dict(cpu=float(d[who + "_cpu"]), wall=float(d[who + "_wall"]), kind=kind,
+                                value=None if value == "None" else int(value), verdict=d[who + "_verdict"],
+                                complete=d[who + "_verdict"] in ("right", "WRONG", "unjudged") and kind != "bound",
+                                line=line))
+            out[d["file"]] = (d["type"], res[0], res[1])
+    return out
 
 
 def shared_set(name):
@@ -115,6 +136,9 @@ def cpu_of(pid):
         return 0.0
 
 
+WALL = [600.0]
+
+
 def measure(cmd, limit):
     """Runs cmd under nice 10 with a CPU limit; returns (stdout+stderr, cpu seconds, wall seconds,
     exit status, whether the limit stopped it)."""
@@ -127,7 +151,7 @@ def measure(cmd, limit):
             pid, status, rusage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
-            if not stopped and (cpu_of(proc.pid) > limit or time.time() - t0 > 3 * limit + 30):
+            if not stopped and (cpu_of(proc.pid) > limit or time.time() - t0 > WALL[0]):
                 stopped = True
                 proc.send_signal(signal.SIGTERM)
                 t_term = time.time()
@@ -153,9 +177,10 @@ def last_json(text):
     return None
 
 
-def run_csp(csp, xml, cop, limit):
-    """csp's answer: a dict with kind (count/optimum/unsat/sat/none/error), value, complete, note."""
-    cmd = [csp, "solve" if cop else "count", xml, "--format", "json"]
+def run_csp(csp, xml, cop, limit, first=False):
+    """csp's answer: a dict with kind (count/optimum/unsat/sat/none/error), value, complete, note.
+    With first, a CSP is solved (one solution) rather than counted."""
+    cmd = [csp, "solve" if cop or first else "count", xml, "--format", "json"]
     text, cpu, wall, rc, stopped = measure(cmd, limit)
     d = last_json(text)
     res = dict(cpu=cpu, wall=wall, rc=rc, stopped=stopped, cmd=cmd)
@@ -170,14 +195,18 @@ def run_csp(csp, xml, cop, limit):
         if d.get("optimal") and obj is not None:
             return dict(res, kind="optimum", value=obj, complete=True, note="")
         return dict(res, kind="bound" if obj is not None else "none", value=obj, complete=False, note=status or "")
+    if first:
+        found = status == "solved"
+        return dict(res, kind="sat" if found else "none", value=1 if found else None, complete=found, note=status or "")
     sols = d.get("solutions")
     complete = status == "solved" and bool(d.get("complete", True))
     return dict(res, kind="count", value=sols, complete=complete, note=status or "")
 
 
-def run_ace(ace, xml, cop, limit, extra):
-    """ACE's answer, read as core/README.md says (colour codes and thousands separators removed)."""
-    cmd = ["java", "-jar", ace, xml] + ([] if cop else ["-s=all"]) + extra
+def run_ace(ace, xml, cop, limit, extra, first=False):
+    """ACE's answer, read as core/README.md says (colour codes and thousands separators removed).
+    With first, a CSP is solved (one solution) rather than counted."""
+    cmd = ["java", "-jar", ace, xml] + ([] if cop or first else ["-s=all"]) + extra
     text, cpu, wall, rc, stopped = measure(cmd, limit)
     out = ANSI.sub("", text)
     res = dict(cpu=cpu, wall=wall, rc=rc, stopped=stopped, cmd=cmd)
@@ -200,6 +229,8 @@ def run_ace(ace, xml, cop, limit, extra):
         if status == "OPTIMUM FOUND":
             return dict(res, kind="optimum", value=best, complete=True, note="")
         return dict(res, kind="bound" if best is not None else "none", value=best, complete=False, note="")
+    if status == "SATISFIABLE" and first:
+        return dict(res, kind="sat", value=1, complete=True, note="")
     if status == "SATISFIABLE":
         return dict(res, kind="count", value=sols, complete=complete, note="")
     return dict(res, kind="none", value=None, complete=False, note=status or "no answer")
@@ -235,6 +266,8 @@ def show(r):
         return "%.2f s, error" % r["cpu"]
     if r["kind"] == "unsat":
         return "%.2f s, unsat" % r["cpu"]
+    if r["kind"] == "sat":
+        return "%.2f s, sat" % r["cpu"]
     if r["complete"]:
         return "%.2f s, %s" % (r["cpu"], v) + (" (optimum)" if r["kind"] == "optimum" else "")
     return "%.2f s, %s+ (limit)" % (r["cpu"], v) if r["kind"] == "count" else "%.2f s, %s (limit)" % (r["cpu"], v)
@@ -249,10 +282,13 @@ def main():
     ap.add_argument("--ace", default=default_ace())
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--files", nargs="*")
+    ap.add_argument("--reuse")
+    ap.add_argument("--wall", type=float)
     ap.add_argument("--tsv")
     ap.add_argument("--no-ace", action="store_true")
     ap.add_argument("--no-build", action="store_true")
     a = ap.parse_args()
+    WALL[0] = a.wall or 10 * a.timeout
     folder = a.data or shared_set(a.set)
     if a.files is None and not os.path.isfile(os.path.join(folder, "answers.tsv")):
         sys.exit("no answers.tsv in %s (give --data)" % folder)
@@ -265,15 +301,23 @@ def main():
         coverage(a, tsv)
         return
     rows = read_answers(folder)
+    old = {}
     if a.only:
         keep = {re.sub(r"\.xml(\.xz|\.lzma)?$", "", n) for n in a.only}
-        rows = [r for r in rows if re.sub(r"\.xml(\.xz|\.lzma)?$", "", r["file"]) in keep]
+        if a.reuse:
+            old = reused(a.reuse)
+        rows = [r for r in rows if re.sub(r"\.xml(\.xz|\.lzma)?$", "", r["file"]) in keep or r["file"] in old]
     sub = os.path.join(folder, "instances")
     results = []
     with tempfile.TemporaryDirectory() as tmp, open(tsv, "w") as t:
         t.write("file\ttype\treference\tcsp_cpu\tcsp_wall\tcsp_kind\tcsp_value\tcsp_verdict\tace_cpu\tace_wall"
                 "\tace_kind\tace_value\tace_verdict\tace_options\n")
         for row in rows:
+            if row["file"] in old and re.sub(r"\.xml(\.xz|\.lzma)?$", "", row["file"]) not in keep:
+                kind, c, e = old[row["file"]]
+                results.append((row, kind, c, e))
+                t.write(c["line"])
+                continue
             path = os.path.join(sub if os.path.isdir(sub) else folder, row["file"])
             xml, cop = decompress(path, tmp)
             c = run_csp(a.csp, xml, cop, a.timeout)
@@ -312,6 +356,18 @@ def reads(csp, xml):
     return True, ""
 
 
+def sense(xml):
+    """'min' or 'max': the direction of the file's objective (read from its <objectives>)."""
+    with open(xml, "rb") as f:
+        text = f.read().decode("utf-8", "replace")
+    return "max" if re.search(r"<objectives[^>]*>\s*<maximize", text) else "min"
+
+
+def better(bound, optimum, direction):
+    """Whether an unproved bound is consistent with a proved optimum: never better than it."""
+    return bound >= optimum if direction == "min" else bound <= optimum
+
+
 def coverage(a, tsv):
     """Runs both solvers on files without reference answers and prints one row per file."""
     with tempfile.TemporaryDirectory() as tmp, open(tsv, "w") as t:
@@ -321,18 +377,23 @@ def coverage(a, tsv):
         print("| --- | --- | --- | --- | --- | --- |")
         for path in a.files:
             xml, cop = decompress(path, tmp)
+            xml_sense = sense(xml)
             ok, msg = reads(a.csp, xml)
-            c = run_csp(a.csp, xml, cop, a.timeout) if ok else dict(
+            c = run_csp(a.csp, xml, cop, a.timeout, first=True) if ok else dict(
                 cpu=0.0, kind="error", value=None, complete=False, note=msg)
             e = dict(cpu=0.0, kind="none", value=None, complete=False, note="") if a.no_ace else run_ace(
-                a.ace, xml, cop, a.timeout, [])
+                a.ace, xml, cop, a.timeout, [], first=True)
             os.remove(xml)
             agree = "-"
             if c["complete"] and e["complete"]:
                 agree = "yes" if (c["kind"], c["value"]) == (e["kind"], e["value"]) else "NO"
-            elif c["kind"] == "unsat" and e["kind"] in ("count", "optimum", "bound") and e["value"] is not None:
+            elif c["kind"] == "unsat" and e["kind"] in ("sat", "count", "optimum", "bound") and e["value"] is not None:
                 agree = "NO"
-            elif e["kind"] == "unsat" and c["kind"] in ("count", "optimum", "bound") and c["value"] is not None:
+            elif e["kind"] == "unsat" and c["kind"] in ("sat", "count", "optimum", "bound") and c["value"] is not None:
+                agree = "NO"
+            elif cop and None not in (c["value"], e["value"]) and (
+                    (c["complete"] and not e["complete"] and not better(e["value"], c["value"], xml_sense)) or
+                    (e["complete"] and not c["complete"] and not better(c["value"], e["value"], xml_sense))):
                 agree = "NO"
             kind = "COP" if cop else "CSP"
             t.write("\t".join(str(x) for x in [
