@@ -158,6 +158,191 @@ fn values_beyond_128_bits_are_refused_where_they_are_written() {
     refused(&dir, "mul5.xml", &text);
 }
 
+/// Cases the differential test (`tests/xcsp_differential_cli.rs`) found, minimised: a
+/// coefficient that leaves 64 bits once a variable's terms are merged, or once the
+/// condition's variable is moved to the left side, and an element whose first index is at
+/// the edge of 64 bits.
+#[test]
+fn coefficients_and_start_indices_at_the_edges_of_64_bits() {
+    let dir = TempDir::new("edges");
+    let max = i128::from(i64::MAX);
+    let min = i128::from(i64::MIN);
+    let bit: Vec<i128> = vec![0, 1];
+    let three = [bit.clone(), bit.clone(), bit.clone()];
+    let vars = "<var id=\"x\"> 0..1 </var><var id=\"y\"> 0..1 </var><var id=\"z\"> 0..1 </var>";
+    // x + (2^63 - 1) x merges into a coefficient of 2^63: the general path, not an error.
+    let text = instance(
+        vars,
+        "<intension> ge(add(x,mul(9223372036854775807,x),y,z),0) </intension>",
+    );
+    assert_eq!(
+        count(&dir, "merged.xml", &text),
+        brute(&three, &|v| v[0] + max * v[0] + v[1] + v[2] >= 0)
+    );
+    let text = instance(
+        vars,
+        "<sum><list> x x y </list><coeffs> 1 9223372036854775807 1 </coeffs><condition> (ge,z) </condition></sum>",
+    );
+    assert_eq!(
+        count(&dir, "merged_sum.xml", &text),
+        brute(&three, &|v| v[0] + max * v[0] + v[1] >= v[2])
+    );
+    // x - 2^63 y + z <= y: y's coefficient becomes -2^63 - 1 (it wrapped to 2^63 - 1 in
+    // release builds, a count of 1).
+    let text = instance(
+        vars,
+        "<sum><list> x y z </list><coeffs> 1 -9223372036854775808 1 </coeffs><condition> (le,y) </condition></sum>",
+    );
+    assert_eq!(
+        count(&dir, "operand.xml", &text),
+        brute(&three, &|v| v[0] + min * v[1] + v[2] <= v[1])
+    );
+    // index - start past 64 bits: no index value selects an item (it panicked on overflow).
+    for start in [
+        "-9223372036854775808",
+        "-9223372036854775807",
+        "9223372036854775807",
+    ] {
+        let text = instance(
+            "<var id=\"i\"> -2..1 </var><var id=\"x\"> 0..1 </var>",
+            &format!(
+                "<element><list startIndex=\"{start}\"> x 0 </list><index> i </index><value> 0 </value></element>"
+            ),
+        );
+        let start: i128 = start.parse().unwrap();
+        let expected = brute(&[(-2..=1).collect(), bit.clone()], &|v| match v[0] - start {
+            0 => v[1] == 0,
+            1 => true,
+            _ => false,
+        });
+        assert_eq!(count(&dir, "element.xml", &text), expected, "start {start}");
+    }
+}
+
+/// Found by the differential test: a sum of functions of one variable each, one of whose
+/// functions takes values too far apart for a domain, was refused ("a domain may span at
+/// most 67108864 values") instead of taking the general path.
+#[test]
+fn a_function_with_values_far_apart_is_summed_all_the_same() {
+    let dir = TempDir::new("far");
+    let bit: Vec<i128> = vec![0, 1];
+    let three = [bit.clone(), bit.clone(), bit];
+    let vars = "<var id=\"x\"> 0..1 </var><var id=\"y\"> 0..1 </var><var id=\"z\"> 0..1 </var>";
+    let text = instance(vars, "<intension> eq(add(if(x,2147483647,0),y,z),2) </intension>");
+    let f = |x: i128| if x != 0 { 2_147_483_647 } else { 0 };
+    assert_eq!(
+        count(&dir, "if.xml", &text),
+        brute(&three, &|v| f(v[0]) + v[1] + v[2] == 2)
+    );
+    let text = instance(
+        vars,
+        "<intension> ge(add(if(x,-2147483648,2),y,z),2) </intension>",
+    );
+    let f = |x: i128| if x != 0 { -2_147_483_648 } else { 2 };
+    assert_eq!(
+        count(&dir, "if2.xml", &text),
+        brute(&three, &|v| f(v[0]) + v[1] + v[2] >= 2)
+    );
+}
+
+/// Found by the differential test: every subexpression's bounds fitted 64 bits, so the
+/// expression was evaluated in i64, but a partial sum (or product) of an n-ary `add` (`mul`)
+/// did not, and the tuples that passed through it were lost.
+#[test]
+fn partial_sums_and_products_past_64_bits_lose_no_tuple() {
+    let dir = TempDir::new("partial");
+    let max = i128::from(i64::MAX);
+    let bit: Vec<i128> = vec![0, 1];
+    let low: Vec<i128> = vec![-11, -10];
+    let text = instance(
+        "<var id=\"x\"> 0..1 </var><var id=\"y\"> -11..-10 </var><var id=\"z\"> -11..-10 </var>",
+        "<intension> gt(add(if(x,-9223372036854775807,0),y,neg(z)),-9223372036854775807) </intension>",
+    );
+    assert_eq!(
+        count(&dir, "add.xml", &text),
+        brute(&[bit.clone(), low.clone(), low], &|v| {
+            (if v[0] != 0 { -max } else { 0 }) + v[1] - v[2] > -max
+        })
+    );
+    let text = instance(
+        "<var id=\"x\"> 0..1 </var><var id=\"y\"> 0 </var><var id=\"z\"> 0..1 </var>",
+        "<intension> eq(mul(9223372036854775807,2,y),mul(x,z)) </intension>",
+    );
+    assert_eq!(
+        count(&dir, "mul.xml", &text),
+        brute(&[bit.clone(), vec![0], bit], &|v| max * 2 * v[1] == v[0] * v[2])
+    );
+}
+
+/// Found by the differential test once the XCSP3-core globals were merged: an element whose
+/// condition is not `(eq, ...)` saw the selected item through a variable that left out the
+/// integers past 32 bits (a wrong count) and could not hold values far apart (a refusal); a sum
+/// with variables as coefficients was refused when a product passed 32 bits.
+#[test]
+fn element_items_and_sum_products_past_32_bits() {
+    let dir = TempDir::new("globals");
+    let bit: Vec<i128> = vec![0, 1];
+    let text = instance(
+        "<var id=\"i\"> 0..1 </var><var id=\"x\"> 0..1 </var>",
+        "<element><list> x 2147483648 </list><index> i </index><condition> (gt,0) </condition></element>",
+    );
+    let item = |v: &[i128]| [v[1], 2_147_483_648][v[0] as usize];
+    assert_eq!(
+        count(&dir, "element.xml", &text),
+        brute(&[bit.clone(), bit.clone()], &|v| item(v) > 0)
+    );
+    let text = instance(
+        "<var id=\"i\"> 0..2 </var><var id=\"x\"> -65537 -65535 </var>",
+        "<element><list> x 2147483647 </list><index> i </index><condition> (gt,-65536) </condition></element>",
+    );
+    let item = |v: &[i128]| [Some(v[1]), Some(2_147_483_647), None][v[0] as usize];
+    assert_eq!(
+        count(&dir, "far.xml", &text),
+        brute(&[(0..=2).collect(), vec![-65537, -65535]], &|v| {
+            item(v).is_some_and(|a| a > -65536)
+        })
+    );
+    let big: Vec<i128> = vec![2_147_483_646, 2_147_483_647];
+    let k = 2_147_483_646i128 * 2_147_483_647;
+    let text = instance(
+        "<var id=\"x\"> 2147483646..2147483647 </var><var id=\"y\"> 2147483646..2147483647 </var><var id=\"z\"> 0..1 </var>",
+        &format!("<sum><list> x z </list><coeffs> y y </coeffs><condition> (gt,{k}) </condition></sum>"),
+    );
+    assert_eq!(
+        count(&dir, "products.xml", &text),
+        brute(&[big.clone(), big, bit], &|v| v[0] * v[1] + v[2] * v[1] > k)
+    );
+}
+
+/// Found by the differential test's `globals` mode: `minimum` and `maximum` over items too far
+/// apart for a result variable over their whole range were refused ("a domain may span at
+/// most 67108864 values").
+#[test]
+fn extrema_of_items_far_apart_are_counted() {
+    let dir = TempDir::new("extrema");
+    let vars = "<var id=\"x\"> 0..1 </var><var id=\"y\"> 2147483646..2147483647 </var>";
+    let domains = [vec![0, 1], vec![2_147_483_646, 2_147_483_647]];
+    for (name, c, holds) in [
+        (
+            "maximum",
+            "<maximum><list> x y </list><condition> (eq,2147483647) </condition></maximum>",
+            &(|v: &[i128]| v[0].max(v[1]) == 2_147_483_647) as &dyn Fn(&[i128]) -> bool,
+        ),
+        (
+            "minimum",
+            "<minimum><list> x y </list><condition> (ge,1) </condition></minimum>",
+            &|v: &[i128]| v[0].min(v[1]) >= 1,
+        ),
+    ] {
+        let text = instance(vars, c);
+        assert_eq!(
+            count(&dir, &format!("{name}.xml"), &text),
+            brute(&domains, holds),
+            "{name}"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // B2: `imp`, `and`, `or` are decided by a defined operand
 

@@ -3,7 +3,6 @@
 //! cannot start an XML document.
 
 use std::io::{self, Read, Write};
-use std::ops::Range;
 use std::path::Path;
 
 use crate::error::{Error, Position, Result};
@@ -73,24 +72,29 @@ pub(crate) fn into_text(bytes: Vec<u8>) -> Result<String> {
 /// limit between chunks.
 fn read_capped(input: &mut impl Read, path: &str, limits: &ReadLimits) -> Result<Vec<u8>> {
     let mut sink = Sink::new(path, limits, false);
-    let mut chunk = vec![0u8; 1 << 20];
+    pump(input, &mut sink, |source| Error::Io {
+        path: path.to_string(),
+        source,
+    })?;
+    Ok(sink.out)
+}
+
+/// Moves everything from `input` into `sink` a chunk at a time, so that the sink's limits
+/// act while the bytes arrive (a decompressor is pulled from, not left to fill memory);
+/// `read_error` says what a failure to read means.
+fn pump(input: &mut impl Read, sink: &mut Sink<'_>, read_error: impl Fn(io::Error) -> Error) -> Result<()> {
+    let mut chunk = vec![0u8; 1 << 16];
     loop {
         let n = match input.read(&mut chunk) {
-            Ok(0) => break,
+            Ok(0) => return Ok(()),
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(source) => {
-                return Err(Error::Io {
-                    path: path.to_string(),
-                    source,
-                });
-            }
+            Err(e) => return Err(read_error(e)),
         };
         if sink.write_all(&chunk[..n]).is_err() {
             return Err(sink.failure());
         }
     }
-    Ok(sink.out)
 }
 
 /// Where decompressed bytes go: capped at the input limit, checking the time limit as it
@@ -198,121 +202,62 @@ fn check_xml_start(bytes: &[u8], path: &str) -> Result<()> {
 /// lzma-alone (by the `.lzma` name, or by a plausible header when the text does not start
 /// like XML); refuses other compressions by name.
 fn decompress(raw: Vec<u8>, path: &str, limits: &ReadLimits, xml: bool) -> Result<Vec<u8>> {
-    let fail = |format: &'static str, e: lzma_rs::error::Error| Error::Decompress {
-        path: path.to_string(),
-        format,
-        message: e.to_string(),
+    let fail = |format: &'static str| {
+        move |e: io::Error| Error::Decompress {
+            path: path.to_string(),
+            format,
+            message: e.to_string(),
+        }
     };
+    // A dictionary larger than the text allowed out is of no use; the floor lets small
+    // caps still read files made with xz's usual presets.
+    let dictionary_kib = (limits.max_input.max(1 << 26) >> 10).min(u64::from(u32::MAX)) as u32;
+    let mut sink = Sink::new(path, limits, xml);
     if raw.starts_with(XZ_MAGIC) {
-        let mut sink = Sink::new(path, limits, xml);
-        let whole = std::iter::once(0..raw.len()).collect();
-        let streams = xz_streams(&raw).unwrap_or(whole);
-        for range in streams {
-            let result = lzma_rs::xz_decompress(&mut &raw[range], &mut sink);
-            if let Some(e) = sink.failure.take() {
-                return Err(e);
-            }
-            result.map_err(|e| fail("xz", e))?;
-        }
+        let mut reader = lzma_rust2::XzReader::new_mem_limit(raw.as_slice(), true, dictionary_kib);
+        pump(&mut reader, &mut sink, fail("xz"))?;
+    } else if let Some((name, tool)) = other_compression(&raw) {
+        return Err(Error::NotXml {
+            path: path.to_string(),
+            what: format!(
+                "it is {name}-compressed; csp reads plain XML, xz and lzma (decompress it with {tool})"
+            ),
+        });
+    } else if path.ends_with(".lzma") || (!looks_like_text(&raw) && raw.len() > 13 && raw[0] < 225) {
+        let mut reader = lzma_rust2::LzmaReader::new_mem_limit(raw.as_slice(), dictionary_kib, None)
+            .map_err(fail("lzma"))?;
+        pump(&mut reader, &mut sink, fail("lzma"))?;
+    } else {
         if xml {
-            check_xml_start(&sink.out, path)?;
+            check_xml_start(&raw, path)?;
         }
-        return Ok(sink.out);
+        return Ok(raw);
     }
-    for (magic, name, tool) in [
+    if xml {
+        check_xml_start(&sink.out, path)?;
+    }
+    Ok(sink.out)
+}
+
+/// The name of a compression csp does not read and the tool that undoes it, when `raw`
+/// starts with its magic bytes.
+fn other_compression(raw: &[u8]) -> Option<(&'static str, &'static str)> {
+    [
         (&[0x1F, 0x8B][..], "gzip", "gunzip"),
         (b"BZh", "bzip2", "bunzip2"),
         (&[0x28, 0xB5, 0x2F, 0xFD], "zstd", "unzstd"),
         (b"PK\x03\x04", "zip", "unzip"),
-    ] {
-        if raw.starts_with(magic) {
-            return Err(Error::NotXml {
-                path: path.to_string(),
-                what: format!(
-                    "it is {name}-compressed; csp reads plain XML, xz and lzma (decompress it with {tool})"
-                ),
-            });
-        }
-    }
-    let looks_text = raw
-        .iter()
+    ]
+    .into_iter()
+    .find(|(magic, _, _)| raw.starts_with(magic))
+    .map(|(_, name, tool)| (name, tool))
+}
+
+/// Whether the first bytes are all text (so not an lzma header).
+fn looks_like_text(raw: &[u8]) -> bool {
+    raw.iter()
         .take(64)
-        .all(|&b| b >= 0x80 || b.is_ascii_graphic() || b.is_ascii_whitespace());
-    if path.ends_with(".lzma") || (!looks_text && raw.len() > 13 && raw[0] < 225) {
-        let mut sink = Sink::new(path, limits, xml);
-        let result = lzma_rs::lzma_decompress(&mut raw.as_slice(), &mut sink);
-        if let Some(e) = sink.failure.take() {
-            return Err(e);
-        }
-        result.map_err(|e| fail("lzma", e))?;
-        if xml {
-            check_xml_start(&sink.out, path)?;
-        }
-        return Ok(sink.out);
-    }
-    if xml {
-        check_xml_start(&raw, path)?;
-    }
-    Ok(raw)
-}
-
-/// The byte ranges of the streams of an xz file, in order, found from its end (as `xz
-/// --list` does): each stream ends with a footer that gives the size of its index, and the
-/// index gives the size of each block. `None` when the structure does not parse (the
-/// decoder then reports what is wrong).
-fn xz_streams(raw: &[u8]) -> Option<Vec<Range<usize>>> {
-    let mut streams = Vec::new();
-    let mut end = raw.len();
-    loop {
-        // Stream padding: zero bytes, four at a time.
-        while end >= 4 && raw[end - 4..end] == [0; 4] {
-            end -= 4;
-        }
-        if end == 0 {
-            break;
-        }
-        let footer = raw.get(end.checked_sub(12)?..end)?;
-        if &footer[10..12] != b"YZ" {
-            return None;
-        }
-        let backward = u32::from_le_bytes(footer[4..8].try_into().ok()?);
-        let index_size = (usize::try_from(backward).ok()? + 1) * 4;
-        let index_start = end.checked_sub(12 + index_size)?;
-        let mut at = index_start;
-        if *raw.get(at)? != 0 {
-            return None;
-        }
-        at += 1;
-        let records = varint(raw, &mut at)?;
-        let mut blocks = 0usize;
-        for _ in 0..records {
-            let unpadded = usize::try_from(varint(raw, &mut at)?).ok()?;
-            varint(raw, &mut at)?;
-            blocks = blocks.checked_add(unpadded.checked_add(3)? & !3)?;
-        }
-        let start = index_start.checked_sub(blocks)?.checked_sub(12)?;
-        if !raw[start..].starts_with(XZ_MAGIC) {
-            return None;
-        }
-        streams.push(start..end);
-        end = start;
-    }
-    streams.reverse();
-    (!streams.is_empty()).then_some(streams)
-}
-
-/// An xz variable-length integer (seven bits a byte, low first).
-fn varint(raw: &[u8], at: &mut usize) -> Option<u64> {
-    let mut value = 0u64;
-    for i in 0..9 {
-        let b = *raw.get(*at)?;
-        *at += 1;
-        value |= u64::from(b & 0x7F) << (7 * i);
-        if b & 0x80 == 0 {
-            return Some(value);
-        }
-    }
-    None
+        .all(|&b| b >= 0x80 || b.is_ascii_graphic() || b.is_ascii_whitespace())
 }
 
 #[cfg(test)]
@@ -320,9 +265,10 @@ mod tests {
     use super::*;
 
     fn xz(text: &[u8]) -> Vec<u8> {
-        let mut out = Vec::new();
-        lzma_rs::xz_compress(&mut &text[..], &mut out).unwrap();
-        out
+        let options = lzma_rust2::XzOptions::with_preset(1);
+        let mut writer = lzma_rust2::XzWriter::new(Vec::new(), options).unwrap();
+        writer.write_all(text).unwrap();
+        writer.finish().unwrap()
     }
 
     #[test]
@@ -330,8 +276,6 @@ mod tests {
         let mut raw = xz(b"<instance>");
         raw.extend_from_slice(&[0; 8]);
         raw.extend(xz(b"</instance>"));
-        let streams = xz_streams(&raw).unwrap();
-        assert_eq!(streams.len(), 2);
         let text = decompress(raw, "m.xml.xz", &ReadLimits::default(), true).unwrap();
         assert_eq!(text, b"<instance></instance>");
     }
@@ -345,6 +289,48 @@ mod tests {
         };
         let err = decompress(raw, "b.xml.xz", &limits, true).unwrap_err();
         assert!(matches!(err, Error::TooLarge { limit: 1000, .. }), "{err}");
+    }
+
+    /// A reader that counts the bytes taken from it.
+    struct Counted<'a> {
+        inner: &'a [u8],
+        taken: usize,
+    }
+
+    impl Read for Counted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.inner.read(buf)?;
+            self.taken += n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_large_block_is_refused_before_it_is_decompressed_whole() {
+        // One xz block of 32 MiB of spaces: a decoder that buffers a block would hold it
+        // all before the cap is looked at. Pulled a chunk at a time, it stops early.
+        let text = vec![b' '; 32 << 20];
+        let raw = xz(&text);
+        let limits = ReadLimits {
+            max_input: 1 << 16,
+            ..ReadLimits::default()
+        };
+        let mut input = Counted {
+            inner: &raw,
+            taken: 0,
+        };
+        let mut reader = lzma_rust2::XzReader::new(&mut input, true);
+        let mut sink = Sink::new("big.xml.xz", &limits, true);
+        let err = pump(&mut reader, &mut sink, |e| panic!("{e}")).unwrap_err();
+        assert!(matches!(err, Error::TooLarge { .. }), "{err}");
+        assert!(sink.out.len() <= 1 << 16);
+        drop(reader);
+        assert!(
+            input.taken < raw.len() / 2,
+            "{} of {} bytes read",
+            input.taken,
+            raw.len()
+        );
     }
 
     #[test]

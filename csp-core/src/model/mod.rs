@@ -3,7 +3,7 @@
 
 use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
+use std::fmt::{self, Write};
 use std::sync::{Arc, OnceLock};
 
 use smallvec::SmallVec;
@@ -18,8 +18,10 @@ mod objective;
 mod post;
 mod post_global;
 mod post_nary;
+mod var_table;
 
 pub use objective::Objective;
+use var_table::VarTable;
 
 /// A binary constraint as posted: `relation(x, y)`.
 #[derive(Clone, Debug)]
@@ -54,8 +56,7 @@ pub(crate) type PairRelations = BTreeMap<(VarId, VarId), Vec<(Relation, bool)>>;
 /// ```
 #[derive(Clone, Default)]
 pub struct Model {
-    names: Arc<Vec<String>>,
-    domains: Arc<Vec<Domain>>,
+    vars: Arc<VarTable>,
     fixed: Vec<Option<i32>>,
     /// Values ruled out before search (unary `x != v`), like givens specific to one use.
     excluded: Vec<(VarId, i32)>,
@@ -87,17 +88,24 @@ impl Model {
 
     /// Adds a variable with the given domain.
     pub fn add_var(&mut self, domain: Domain) -> VarId {
-        let name = format!("x{}", self.domains.len());
-        self.add_named_var(name, domain)
+        let index = self.num_vars();
+        self.push_var(
+            |text| write!(text, "x{index}").expect("a String takes any text"),
+            domain,
+        )
     }
 
     /// Adds a variable with a name (used in printed solutions and errors).
     pub fn add_named_var(&mut self, name: impl Into<String>, domain: Domain) -> VarId {
+        let name = name.into();
+        self.push_var(|text| text.push_str(&name), domain)
+    }
+
+    fn push_var(&mut self, write_name: impl FnOnce(&mut String), domain: Domain) -> VarId {
         self.compiled = OnceLock::new();
         self.at_fixpoint = false;
-        let id = VarId(self.domains.len() as u32);
-        Arc::make_mut(&mut self.names).push(name.into());
-        Arc::make_mut(&mut self.domains).push(domain);
+        let id = VarId(self.num_vars() as u32);
+        Arc::make_mut(&mut self.vars).push_with(write_name, domain);
         self.fixed.push(None);
         id
     }
@@ -116,7 +124,7 @@ impl Model {
     /// Fixes `var` to `value` before search (a given). Givens are never search nodes.
     pub fn fix(&mut self, var: VarId, value: i32) -> Result<(), ModelError> {
         self.check_var(var)?;
-        if !self.domains[var.index()].contains(value) {
+        if !self.domain(var).contains(value) {
             return Err(ModelError::ValueOutsideDomain {
                 index: var.index(),
                 value,
@@ -257,12 +265,12 @@ impl Model {
 
     /// Number of variables.
     pub fn num_vars(&self) -> usize {
-        self.domains.len()
+        self.vars.len()
     }
 
     /// All variables, in index order.
     pub fn vars(&self) -> impl Iterator<Item = VarId> + '_ {
-        (0..self.domains.len() as u32).map(VarId)
+        (0..self.num_vars() as u32).map(VarId)
     }
 
     /// The variable with this index, if any.
@@ -272,12 +280,12 @@ impl Model {
 
     /// A variable's initial domain.
     pub fn domain(&self, var: VarId) -> &Domain {
-        &self.domains[var.index()]
+        self.vars.domain(var.index())
     }
 
     /// A variable's name.
     pub fn name(&self, var: VarId) -> &str {
-        &self.names[var.index()]
+        self.vars.name(var.index())
     }
 
     /// The given value of `var`, if it is fixed.

@@ -230,9 +230,14 @@ impl Model {
             .collect::<Result<Vec<_>, _>>()?;
         let value = operand(&value, &mut scope)?;
         check_scope("element", scope.iter().copied(), self.num_vars())?;
-        // Index values past the list, ruled out at posting.
+        // Index values past the list, ruled out at posting (`start` may be any 64-bit
+        // integer: the difference is checked, as in the propagator).
         let len = entries.len() as i64;
-        self.restrict(index, |i| (0..len).contains(&(i64::from(i) - start)))?;
+        self.restrict(index, |i| {
+            i64::from(i)
+                .checked_sub(start)
+                .is_some_and(|p| (0..len).contains(&p))
+        })?;
         self.add_propagator(Element::new(scope, 0, start, entries, value))?;
         Ok(())
     }

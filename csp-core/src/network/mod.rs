@@ -67,7 +67,10 @@ impl Network {
     fn build_until(model: &Model, expired: &mut dyn FnMut() -> bool) -> Option<Network> {
         let n = model.num_vars();
         let mut arcs = Vec::new();
-        let mut adjacency: Vec<Vec<Adjacent>> = vec![Vec::new(); n];
+        // Each arc's two ends tagged with their variable, sorted into rows at the end: a
+        // list per variable would cost more than the variable itself on a large sparse
+        // graph.
+        let mut ends: Vec<(u32, Adjacent)> = Vec::with_capacity(2 * model.pairs().len());
         for (i, (&(x, y), relations)) in model.pairs().iter().enumerate() {
             if i % 4096 == 4095 && expired() {
                 return None;
@@ -77,18 +80,24 @@ impl Network {
             let out_arc = arcs.len() as u32;
             let forward = ArcKind::compile(&forward, model, x, y);
             let backward = ArcKind::compile(&backward, model, y, x);
-            adjacency[x.index()].push(Adjacent {
-                other: y,
-                out_arc,
-                in_arc: out_arc + 1,
-                in_arc_prunes_at: backward.prunes_at(),
-            });
-            adjacency[y.index()].push(Adjacent {
-                other: x,
-                out_arc: out_arc + 1,
-                in_arc: out_arc,
-                in_arc_prunes_at: forward.prunes_at(),
-            });
+            ends.push((
+                x.0,
+                Adjacent {
+                    other: y,
+                    out_arc,
+                    in_arc: out_arc + 1,
+                    in_arc_prunes_at: backward.prunes_at(),
+                },
+            ));
+            ends.push((
+                y.0,
+                Adjacent {
+                    other: x,
+                    out_arc: out_arc + 1,
+                    in_arc: out_arc,
+                    in_arc_prunes_at: forward.prunes_at(),
+                },
+            ));
             arcs.push(DirectedArc { x, y, kind: forward });
             arcs.push(DirectedArc {
                 x: y,
@@ -96,6 +105,8 @@ impl Network {
                 kind: backward,
             });
         }
+        let adjacency = Rows::from_tagged(n, &ends);
+        drop(ends);
         let prop_flags: Vec<PropFlags> = model
             .propagators()
             .iter()
@@ -105,48 +116,43 @@ impl Network {
                 idempotent: p.is_idempotent(),
             })
             .collect();
-        let mut watches: Vec<Vec<Watch>> = vec![Vec::new(); n];
-        for (p, prop) in model.propagators().iter().enumerate() {
-            for (local, var) in prop.variables().iter().enumerate() {
-                watches[var.index()].push(Watch {
-                    prop: p as u32,
-                    local: local as u32,
-                });
-            }
-        }
-        let wakes = Wakes {
-            on_change: Rows::from_lists(
-                watches
-                    .iter()
-                    .flat_map(|row| {
-                        [Priority::Fast, Priority::Slow].map(|priority| {
-                            row.iter()
-                                .map(|w| w.prop)
-                                .filter(|&p| {
-                                    let flags = prop_flags[p as usize];
-                                    flags.wake.on_change() && flags.priority == priority
-                                })
-                                .collect()
-                        })
-                    })
-                    .collect(),
-            ),
-            on_fixed: Rows::from_lists(
-                watches
-                    .iter()
-                    .map(|row| {
-                        row.iter()
-                            .copied()
-                            .filter(|w| prop_flags[w.prop as usize].wake.on_fixed())
-                            .collect()
-                    })
-                    .collect(),
-            ),
-        };
-        let degrees = adjacency
+        let memberships: Vec<(u32, Watch)> = model
+            .propagators()
             .iter()
-            .zip(&watches)
-            .map(|(adj, watch)| (adj.len() + watch.len()) as u64)
+            .enumerate()
+            .flat_map(|(p, prop)| {
+                prop.variables().iter().enumerate().map(move |(local, var)| {
+                    (
+                        var.0,
+                        Watch {
+                            prop: p as u32,
+                            local: local as u32,
+                        },
+                    )
+                })
+            })
+            .collect();
+        let watches = Rows::from_tagged(n, &memberships);
+        drop(memberships);
+        let flags = &prop_flags;
+        let wakes = Wakes {
+            on_change: Rows::from_rows((0..2 * n).map(|row| {
+                let priority = [Priority::Fast, Priority::Slow][row % 2];
+                watches.row(row / 2).iter().map(|w| w.prop).filter(move |&p| {
+                    let flags = flags[p as usize];
+                    flags.wake.on_change() && flags.priority == priority
+                })
+            })),
+            on_fixed: Rows::from_rows((0..n).map(|v| {
+                watches
+                    .row(v)
+                    .iter()
+                    .copied()
+                    .filter(|w| flags[w.prop as usize].wake.on_fixed())
+            })),
+        };
+        let degrees = (0..n)
+            .map(|v| (adjacency.row(v).len() + watches.row(v).len()) as u64)
             .collect();
         let props = model.propagators();
         // The initial domains serve the compiled steps of binary arcs, the compiled loop
@@ -154,52 +160,50 @@ impl Network {
         // of n-ary constraints alone (n-queens by all-different) needs none of them: its
         // store is built once, for the search.
         let words: usize = model.vars().map(|v| model.domain(v).num_words()).sum();
-        let initial =
-            (words < KEEP_INITIAL_WORDS || props.is_empty() || adjacency.iter().any(|row| !row.is_empty()))
-                .then(|| initial_store(model));
+        let initial = (words < KEEP_INITIAL_WORDS || props.is_empty() || !adjacency.items.is_empty())
+            .then(|| initial_store(model));
         if expired() {
             return None;
         }
-        let mut fc: Vec<Vec<FcStep>> = Vec::with_capacity(n);
-        let mut fc_back: Vec<Vec<FcStep>> = Vec::with_capacity(n);
-        for (v, row) in adjacency.iter().enumerate() {
-            if v % 64 == 63 && expired() {
-                return None;
+        // The steps lie in the order of `adjacency`, so they share its row starts.
+        let mut fc = Vec::new();
+        let mut fc_back = Vec::new();
+        if let Some(initial) = &initial {
+            fc.reserve_exact(adjacency.items.len());
+            fc_back.reserve_exact(adjacency.items.len());
+            for v in 0..n {
+                if v % 4096 == 4095 && expired() {
+                    return None;
+                }
+                for adj in adjacency.row(v) {
+                    fc.push(FcStep::compile(adj.other, adj.in_arc, &arcs, initial));
+                    fc_back.push(FcStep::compile(VarId(v as u32), adj.out_arc, &arcs, initial));
+                }
             }
-            let Some(initial) = initial.as_ref().filter(|_| !row.is_empty()) else {
-                fc.push(Vec::new());
-                fc_back.push(Vec::new());
-                continue;
-            };
-            fc.push(
-                row.iter()
-                    .map(|adj| FcStep::compile(adj.other, adj.in_arc, &arcs, initial))
-                    .collect(),
-            );
-            fc_back.push(
-                row.iter()
-                    .map(|adj| FcStep::compile(VarId(v as u32), adj.out_arc, &arcs, initial))
-                    .collect(),
-            );
         }
+        let fc = Rows {
+            start: adjacency.start.clone(),
+            items: fc,
+        };
+        let fc_back = Rows {
+            start: adjacency.start.clone(),
+            items: fc_back,
+        };
         let compiled_fc = (props.is_empty()
             && initial
                 .as_ref()
                 .is_some_and(|initial| initial.uniform_words().is_some())
-            && fc
-                .iter()
-                .flatten()
-                .all(|step: &FcStep| step.word != FcStep::GENERAL))
+            && fc.items.iter().all(|step| step.word != FcStep::GENERAL))
         .then(|| NeighbourSets::build(&adjacency))
         .flatten();
         Some(Network {
             compiled_fc,
             initial: initial.filter(|initial| initial.num_words() < KEEP_INITIAL_WORDS),
             arcs,
-            adjacency: Rows::from_lists(adjacency),
-            fc: Rows::from_lists(fc),
-            fc_back: Rows::from_lists(fc_back),
-            watches: Rows::from_lists(watches),
+            adjacency,
+            fc,
+            fc_back,
+            watches,
             wakes,
             prop_flags,
             degrees,

@@ -1,6 +1,7 @@
 //! Each variable's neighbours as a bitset, for the compiled forward-checking search.
 
 use super::arcs::Adjacent;
+use super::rows::Rows;
 
 /// Each variable's neighbours as a bitset over the variables, with where each word's
 /// neighbours start in the variable's rows (`adjacency`, `fc`): forward checking ANDs a
@@ -19,19 +20,18 @@ impl NeighbourSets {
 
     /// The sets of the rows, if they are sorted by neighbour (as pairs are) and few
     /// enough.
-    pub(super) fn build(adjacency: &[Vec<Adjacent>]) -> Option<NeighbourSets> {
-        let n = adjacency.len();
-        let sorted = adjacency
-            .iter()
-            .all(|row| row.windows(2).all(|w| w[0].other < w[1].other));
+    pub(super) fn build(adjacency: &Rows<Adjacent>) -> Option<NeighbourSets> {
+        let n = adjacency.num_rows();
+        let rows = || (0..n).map(|v| adjacency.row(v));
+        let sorted = rows().all(|row| row.windows(2).all(|w| w[0].other < w[1].other));
         if n > Self::MAX_VARS || !sorted {
             return None;
         }
         let words = n.div_ceil(64).max(1);
         let mut masks = vec![0u64; n * words];
         let mut ranks = vec![0u32; n * words];
-        let rows = masks.chunks_exact_mut(words).zip(ranks.chunks_exact_mut(words));
-        for (row, (set, rank)) in adjacency.iter().zip(rows) {
+        let sets = masks.chunks_exact_mut(words).zip(ranks.chunks_exact_mut(words));
+        for (row, (set, rank)) in rows().zip(sets) {
             for adj in row {
                 let other = adj.other.index();
                 set[other / 64] |= 1 << (other % 64);

@@ -1,7 +1,7 @@
 //! Connection constraints: `minimum` and `maximum` (with `index`), `element` (on a list or a
 //! matrix) and `channel` (one list, two lists, a list and a value).
 
-use csp_core::{Expr, VarId};
+use csp_core::{Domain, Expr, VarId};
 
 use crate::error::Result;
 use crate::ir::{CmpOp, Condition, Constraint, Op, Operand, expr_vars, value, values_of};
@@ -87,7 +87,12 @@ impl Constraint for Element {
                 let (value, rest) = match (condition.op, &condition.operand) {
                     (CmpOp::Eq, Operand::Int(k)) => (Expr::Const(*k), None),
                     (CmpOp::Eq, Operand::Var(v)) => (Expr::Var(*v), None),
-                    _ => (Expr::Var(selected_var(p, &items)?), Some(condition)),
+                    _ => match selected_var(p, &items)? {
+                        Some(v) => (Expr::Var(v), Some(condition)),
+                        // An item no variable can hold with the others (past 32 bits, or
+                        // too far from them): the disjunction over the positions.
+                        None => return p.intension(&positions(index, &items, start, condition)),
+                    },
                 };
                 p.model
                     .element(&items, index, start, value.clone())
@@ -101,25 +106,53 @@ impl Constraint for Element {
     }
 }
 
-/// A variable over every value the items can take: the one an index selects.
-fn selected_var(p: &mut Poster<'_, '_>, items: &[Expr]) -> Result<VarId> {
+/// A variable over every value the items can take: the one an index selects; `None` when
+/// no domain holds them (an integer past 32 bits, or values too far apart).
+fn selected_var(p: &mut Poster<'_, '_>, items: &[Expr]) -> Result<Option<VarId>> {
     let mut values = std::collections::BTreeSet::new();
     for e in items {
         match e {
-            Expr::Const(k) => {
-                if let Ok(k) = i32::try_from(*k) {
-                    values.insert(k);
-                }
+            Expr::Const(k) => match i32::try_from(*k) {
+                Ok(k) => values.insert(k),
+                Err(_) => return Ok(None),
+            },
+            Expr::Var(v) => {
+                values.extend(p.model.domain(*v).values());
+                true
             }
-            Expr::Var(v) => values.extend(p.model.domain(*v).values()),
             other => unreachable!("items are variables and integers: {other}"),
-        }
+        };
     }
     if values.is_empty() {
         p.fail()?;
         values.insert(0);
     }
-    p.var_over(values)
+    if Domain::from_values(values.clone()).is_err() {
+        return Ok(None);
+    }
+    p.var_over(values).map(Some)
+}
+
+/// `list[index - start] cond` as one expression: some position is the index's and its
+/// item satisfies the condition.
+fn positions(index: VarId, items: &[Expr], start: i64, condition: &Condition) -> Expr {
+    let any = items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| {
+            // A position past 64 bits is no 32-bit index's.
+            let at = i64::try_from(i128::from(start) + i as i128).ok()?;
+            Some(Expr::Call(
+                Op::And,
+                vec![
+                    Expr::Call(Op::Eq, vec![Expr::Var(index), Expr::Const(at)]),
+                    condition.applied_to(e.clone()),
+                ],
+            ))
+        })
+        .chain([Expr::Const(0), Expr::Const(0)])
+        .collect();
+    Expr::Call(Op::Or, any)
 }
 
 pub(crate) fn element<'d, 'a>(
@@ -363,6 +396,20 @@ impl Constraint for Extremum {
         }
         let lo = vars.iter().map(|&v| p.bounds_of(v).0).min().expect("not empty");
         let hi = vars.iter().map(|&v| p.bounds_of(v).1).max().expect("not empty");
+        let spanned = i32::try_from(lo)
+            .ok()
+            .zip(i32::try_from(hi).ok())
+            .is_some_and(|(lo, hi)| Domain::range(lo, hi).is_ok());
+        if !spanned && self.index.is_none() {
+            // Items too far apart for a result variable over lo..hi: the condition on
+            // `min(...)` (`max(...)`) as an expression.
+            let op = if self.maximum { Op::Max } else { Op::Min };
+            let extremum = Expr::Call(op, vars.iter().map(|&v| Expr::Var(v)).collect());
+            return match &self.condition {
+                Some(c) => p.condition(extremum, c),
+                None => Ok(()),
+            };
+        }
         let result = match &self.condition {
             Some(c) => p.var_under(lo, hi, c)?,
             None => p.new_var(lo, hi)?,

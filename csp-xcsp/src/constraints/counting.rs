@@ -82,7 +82,11 @@ impl Constraint for Sum {
                     continue;
                 }
                 Expr::Var(v) => v,
-                f if p.small_function(&f) => p.var_of(&f)?,
+                f if p.small_function(&f) => match p.var_of_or(&f)? {
+                    Ok(v) => v,
+                    // Values no variable holds (a product past 32 bits): the general path.
+                    Err(_) => return p.intension(&general(self)),
+                },
                 _ => return p.intension(&general(self)),
             };
             match merged.iter_mut().find(|(_, w)| *w == v) {
@@ -120,14 +124,19 @@ impl Constraint for Sum {
                 if constant == 0 && !distinct.contains(y) {
                     Some(p.model.linear_var(&terms, cmp, *y))
                 } else {
-                    // sum + constant - y cmp 0
+                    // sum + constant - y cmp 0; y's coefficient may leave 64 bits
+                    // (-9223372036854775808 - 1): then the general path.
                     let mut t = terms.clone();
-                    match t.iter_mut().find(|(_, w)| w == y) {
-                        Some(e) => e.0 -= 1,
-                        None => t.push((-1, *y)),
-                    }
+                    let fits = match t.iter_mut().find(|(_, w)| w == y) {
+                        Some(e) => e.0.checked_sub(1).map(|c| e.0 = c).is_some(),
+                        None => {
+                            t.push((-1, *y));
+                            true
+                        }
+                    };
                     i64::try_from(-constant)
                         .ok()
+                        .filter(|_| fits)
                         .map(|rhs| p.model.linear(&t, cmp, rhs))
                 }
             }

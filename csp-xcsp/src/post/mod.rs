@@ -251,10 +251,14 @@ impl<'m, 'l> Poster<'m, 'l> {
         if image.is_empty() || image.len() > AUX_MAX_VALUES {
             return Ok(None);
         }
+        // A few values spread too far apart for a domain (`if(x,2147483647,0)`): no
+        // auxiliary variable, the general path instead.
+        let Ok(domain) = Domain::from_values(image) else {
+            return Ok(None);
+        };
         for a in undefined {
             self.model.exclude(x, a).map_err(|e| self.err(e))?;
         }
-        let domain = Domain::from_values(image).map_err(|e| self.err(e))?;
         let v = self.new_aux(domain);
         self.binary(x, v, Binary::Pairs(pairs, true));
         self.aux.insert(f.clone(), v);
@@ -283,11 +287,18 @@ impl<'m, 'l> Poster<'m, 'l> {
     /// A variable equal to `e`: `e` itself if it is a variable, else an auxiliary variable
     /// over the values `e` can take, tied to it by `eq(aux, e)` (made once per expression).
     pub(crate) fn var_of(&mut self, e: &Expr) -> Result<VarId> {
+        self.var_of_or(e)?
+    }
+
+    /// [`Poster::var_of`], with the reason inside (`Ok(Err(...))`) when no variable can hold
+    /// the values of `e`: values past 32 bits (a product of two 32-bit variables), or too far
+    /// apart for a domain. A caller that can post `e` another way does so then.
+    pub(crate) fn var_of_or(&mut self, e: &Expr) -> Result<Result<VarId>> {
         if let Expr::Var(v) = e {
-            return Ok(*v);
+            return Ok(Ok(*v));
         }
         if let Some(&v) = self.aux.get(e) {
-            return Ok(v);
+            return Ok(Ok(v));
         }
         let bounds = self.check_bounds(e)?;
         let vars = e.variables();
@@ -307,8 +318,11 @@ impl<'m, 'l> Poster<'m, 'l> {
                     values.insert(v, i64::from(domains[k][at[k]]));
                 }
                 if let Some(r) = e.eval(&|v| values[&v]) {
-                    let r = i32::try_from(r)
-                        .map_err(|_| self.invalid(format!("a value of `{e}` ({r}) does not fit 32 bits")))?;
+                    let Ok(r) = i32::try_from(r) else {
+                        return Ok(Err(
+                            self.invalid(format!("a value of `{e}` ({r}) does not fit 32 bits"))
+                        ));
+                    };
                     image.insert(r);
                 }
                 for k in (0..vars.len()).rev() {
@@ -325,23 +339,27 @@ impl<'m, 'l> Poster<'m, 'l> {
                 self.fail()?;
                 image.insert(0);
             }
-            Domain::from_values(image).map_err(|err| self.err(err))?
+            Domain::from_values(image)
         } else {
             let (lo, hi) = bounds.interval;
             let fit = |x: i128| i32::try_from(x).ok();
             match (fit(lo), fit(hi)) {
-                (Some(lo), Some(hi)) => Domain::range(lo, hi).map_err(|err| self.err(err))?,
+                (Some(lo), Some(hi)) => Domain::range(lo, hi),
                 _ => {
-                    return Err(self.invalid(format!(
+                    return Ok(Err(self.invalid(format!(
                         "the values of `{e}` range over {lo}..{hi}, beyond the 32-bit values a variable can take"
-                    )));
+                    ))));
                 }
             }
+        };
+        let domain = match domain {
+            Ok(domain) => domain,
+            Err(err) => return Ok(Err(self.err(err))),
         };
         let v = self.new_aux(domain);
         self.aux.insert(e.clone(), v);
         self.intension(&Expr::Call(Op::Eq, vec![Expr::Var(v), e.clone()]))?;
-        Ok(v)
+        Ok(Ok(v))
     }
 
     /// Whether `f` is a function of at most three variables with few combinations of values:

@@ -87,6 +87,16 @@ fn interval(
                 }
                 parts.push(interval(a, domain, narrow)?);
             }
+            if matches!(op, ExprOp::Add | ExprOp::Mul) {
+                // Evaluation folds from the left: a partial sum or product must fit 64 bits
+                // too for the 64-bit evaluation (`add(-9223372036854775807, y, neg(z))` with
+                // y, z in -11..-10 passes i64::MIN on the way to a result within it).
+                let mut acc = parts[0];
+                for &p in &parts[1..] {
+                    acc = call(*op, &[acc, p]).ok_or_else(|| overflow(expr))?;
+                    *narrow &= fits_i64(acc);
+                }
+            }
             call(*op, &parts).ok_or_else(|| overflow(expr))?
         }
     };
@@ -219,6 +229,21 @@ mod tests {
             }
         };
         assert_eq!(bounds(&e, &d).unwrap().interval, (-1, 1));
+    }
+
+    #[test]
+    fn partial_sums_and_products_past_64_bits_are_wide() {
+        let d = |v: VarId| if v.0 == 0 { (-11, -10) } else { (0, 0) };
+        let sum = call(
+            ExprOp::Add,
+            vec![Expr::Const(-i64::MAX), var(0), call(ExprOp::Neg, vec![var(0)])],
+        );
+        let b = bounds(&sum, &d).unwrap();
+        assert!(fits_i64(b.interval) && !b.narrow, "{b:?}");
+        let product = call(ExprOp::Mul, vec![Expr::Const(i64::MAX), Expr::Const(2), var(1)]);
+        let b = bounds(&product, &d).unwrap();
+        assert_eq!(b.interval, (0, 0));
+        assert!(!b.narrow);
     }
 
     #[test]
