@@ -1,10 +1,13 @@
-//! Command-line arguments shared by every search command: the strategy and the limits.
+//! Command-line arguments shared by every search command: the strategy, the limits and
+//! the search-tree trace.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
 use csp_core::{
-    Branching, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder, VarOrder,
+    Backjump, Branching, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, Trace, ValueOrder,
+    VarOrder,
 };
 
 use crate::error::{CliError, usage};
@@ -39,6 +42,11 @@ pub struct StrategyArgs {
     /// sudoku solve|count`).
     #[arg(long, value_name = "KIND", allow_negative_numbers = true)]
     pub branching: Option<Branching>,
+    /// Backjumping: `none`, `bj` (Gaschnig's: from a dead end, back to the deepest level
+    /// its values clashed with) or `cbj` (conflict-directed, Prosser 1993), with
+    /// --inference none or fc (BT-CBJ, FC-CBJ), without restarts. Default: none.
+    #[arg(long, value_name = "KIND", allow_negative_numbers = true)]
+    pub backjump: Option<Backjump>,
 }
 
 /// Limit flags.
@@ -110,45 +118,10 @@ pub fn parse_generate_order(text: &str) -> Result<usize, String> {
     })
 }
 
-/// Parses a restart policy: `none`, `luby[:SCALE]` or `geometric[:FIRST[:FACTOR]]`.
+/// Parses a restart policy: `none`, `luby[:SCALE]` or `geometric[:FIRST[:FACTOR]]`
+/// ([`Restarts::parse`]).
 pub fn parse_restarts(text: &str) -> Result<Option<Restarts>, String> {
-    let mut parts = text.split(':');
-    let kind = parts.next().unwrap_or_default();
-    let num = |p: Option<&str>, default: f64| -> Result<f64, String> {
-        match p {
-            None => Ok(default),
-            Some(t) => t
-                .parse::<f64>()
-                .ok()
-                .filter(|x| *x > 0.0)
-                .ok_or_else(|| format!("`{t}` is not a positive number")),
-        }
-    };
-    let policy = match kind {
-        "none" => None,
-        "luby" => Some(Restarts::Luby {
-            scale: num(parts.next(), 100.0)? as u64,
-        }),
-        "geometric" => Some(Restarts::Geometric {
-            first: num(parts.next(), 100.0)? as u64,
-            factor: num(parts.next(), 1.5)?,
-        }),
-        _ => {
-            return Err(format!(
-                "unknown restart policy `{text}`, expected none, luby[:SCALE] or geometric[:FIRST[:FACTOR]]"
-            ));
-        }
-    };
-    if parts.next().is_some() {
-        return Err(format!("too many parts in restart policy `{text}`"));
-    }
-    // A factor of 1 or less keeps every cutoff at the first: no run could finish a subtree.
-    if policy.is_some_and(|p| !p.grows()) {
-        return Err(format!(
-            "restart policy `{text}`: the factor must be a number greater than 1"
-        ));
-    }
-    Ok(policy)
+    Restarts::parse(text).map_err(|e| e.to_string())
 }
 
 impl StrategyArgs {
@@ -174,7 +147,7 @@ impl StrategyArgs {
                 "--branching places needs --inference fc or mac (the strategy is {strategy})"
             )));
         }
-        Ok(SearchConfig {
+        let config = SearchConfig {
             strategy,
             tie_break: self.tie_break.unwrap_or(TieBreak::Lowest),
             restarts: None,
@@ -183,6 +156,66 @@ impl StrategyArgs {
             probing: self.probe,
             branching: self.branching.unwrap_or(Branching::Variables),
             max_trail: SearchConfig::DEFAULT_MAX_TRAIL,
+            backjump: self.backjump.unwrap_or(Backjump::None),
+            trace: None,
+        };
+        checked(config)
+    }
+}
+
+/// The configuration if its options fit together (`SearchConfig::check`), else a usage
+/// error that says why: for what the commands add to [`StrategyArgs::config`] (restarts).
+pub fn checked(config: SearchConfig) -> Result<SearchConfig, CliError> {
+    match config.check() {
+        Ok(()) => Ok(config),
+        Err(e) => Err(usage(format!("{e} (the strategy is {})", config.strategy))),
+    }
+}
+
+/// The search-tree flag.
+#[derive(Args, Clone, Debug, Default)]
+pub struct TraceArgs {
+    /// Write the search tree into FILE, one JSON line per node (`id`, `parent`, `depth`,
+    /// `var`, `value`, `status`, `restart`); `csp tree FILE --svg OUT` draws it.
+    #[arg(long, value_name = "FILE", allow_negative_numbers = true)]
+    pub trace: Option<PathBuf>,
+}
+
+/// A trace being written, and where.
+pub struct TraceFile {
+    trace: Trace,
+    path: PathBuf,
+}
+
+impl TraceArgs {
+    /// The trace file, created (empty) now so that a path that cannot be written fails
+    /// before any search; `None` without `--trace`.
+    pub fn open(&self) -> Result<Option<TraceFile>, CliError> {
+        let Some(path) = &self.trace else {
+            return Ok(None);
+        };
+        let file = std::fs::File::create(path).map_err(|source| CliError::Io {
+            context: format!("cannot write the trace {}", path.display()),
+            source,
+        })?;
+        Ok(Some(TraceFile {
+            trace: Trace::json_lines(std::io::BufWriter::with_capacity(1 << 16, file)),
+            path: path.clone(),
+        }))
+    }
+}
+
+impl TraceFile {
+    /// The trace, for the search configuration.
+    pub fn trace(&self) -> Trace {
+        self.trace.clone()
+    }
+
+    /// Writes out the lines still buffered, or says why they could not be written.
+    pub fn finish(&self) -> Result<(), CliError> {
+        self.trace.finish().map_err(|source| CliError::Io {
+            context: format!("cannot write the trace {}", self.path.display()),
+            source,
         })
     }
 }

@@ -1,12 +1,58 @@
 //! The outputs of both `compare` commands (Sudoku puzzles and instances from files): the
-//! table and the CSV of the rows; the SVG chart is in `chart.rs`.
+//! table and the CSV of the rows (the SVG chart is in `chart.rs`); and the rule both apply
+//! to a field that a flag cannot run in full ([`fitting`]).
 
 use std::io::Write;
 
 use clap::ValueEnum;
 use csp_sudoku::Summary;
 
-use crate::error::CliError;
+use crate::error::{CliError, usage};
+
+/// What a flag needs of a field's entries, in the words of its messages.
+pub struct Needs<'a> {
+    /// The flag, as given (`--backjump cbj`).
+    pub flag: &'a str,
+    /// The inference it needs (`none or fc`).
+    pub needs: &'a str,
+    /// What an entry it cannot run has (`has mac`, after its name).
+    pub has: &'a str,
+    /// The entries it cannot run, in the plural (`contenders under mac`).
+    pub which: &'a str,
+}
+
+/// The field without the entries `misfit` says the flag cannot run: when the field was given
+/// (`chosen`), the first of them is a usage error; otherwise they are left out, with a note.
+/// `name` names an entry in messages.
+pub fn fitting<T>(
+    mut field: Vec<T>,
+    chosen: bool,
+    misfit: impl Fn(&T) -> bool,
+    name: impl Fn(&T) -> String,
+    rule: Needs<'_>,
+) -> Result<Vec<T>, CliError> {
+    let Needs {
+        flag,
+        needs,
+        has,
+        which,
+    } = rule;
+    if let Some(entry) = field.iter().find(|e| misfit(e)).filter(|_| chosen) {
+        return Err(usage(format!(
+            "{flag} needs inference {needs} ({} {has})",
+            name(entry)
+        )));
+    }
+    let before = field.len();
+    field.retain(|e| !misfit(e));
+    if field.len() < before {
+        note!(
+            "{flag}: the {} {which} are left out (it needs {needs})",
+            before - field.len()
+        );
+    }
+    Ok(field)
+}
 
 /// Output formats of both `compare` commands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -7,8 +7,8 @@
 //! Layers, each importing only those above it: [`error`] (failures and exit codes) and
 //! [`interrupt`] (SIGINT and SIGTERM), [`args`] (flags shared by every search), [`input`] (reading puzzles), [`run`] (batches,
 //! output and summaries), then one module per command family, [`queens`], [`sudoku`],
-//! [`instance`] (files) and [`lab`] (random CSPs and sweeps), one file per subcommand;
-//! [`chart`] draws every chart.
+//! [`instance`] (files), [`lab`] (random CSPs and sweeps) and [`tree`] (search traces),
+//! one file per subcommand; [`chart`] draws every chart.
 
 #[macro_use]
 mod error;
@@ -23,6 +23,7 @@ mod queens;
 mod run;
 mod stream;
 mod sudoku;
+mod tree;
 
 use std::process::ExitCode;
 
@@ -57,6 +58,8 @@ enum Command {
     /// Phase-transition sweep: random instances over a range of one parameter, solved by
     /// several strategies; every run as CSV or JSON lines, and a chart.
     Sweep(lab::sweep::SweepArgs),
+    /// Draw a search tree written by `--trace` (SVG or Graphviz DOT), and print its figures.
+    Tree(tree::TreeArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         Command::Report(args) => instance::report::run(args),
         Command::Random(args) => lab::random::run(args),
         Command::Sweep(args) => lab::sweep::run(args),
+        Command::Tree(args) => tree::run(args),
     };
     let code = match result {
         Ok(code) => code,

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::error::ParseNameError;
+use crate::trace::Trace;
 
 /// The literals joined by `, `, as one `&'static str`.
 macro_rules! comma_list {
@@ -151,6 +152,24 @@ named_enum!(
     }
 );
 
+named_enum!(
+    /// Backjumping (Prosser 1993): where search goes back to when a level runs out of
+    /// values. Default: none (chronological backtracking). See `docs/heuristics.md`,
+    /// "Backjumping", for the node-count contract.
+    Backjump, "backjumping", {
+        /// Chronological backtracking: back to the level just above.
+        None => "none",
+        /// Gaschnig's backjumping (BJ): from a dead end whose values all failed without a
+        /// subtree, back to the deepest level that one of them conflicted with; from any
+        /// other level, chronologically.
+        Bj => "bj",
+        /// Conflict-directed backjumping (CBJ): each level keeps the set of earlier levels
+        /// its values conflicted with; when it runs out of values, search goes back to the
+        /// deepest of them, which inherits the rest of the set.
+        Cbj => "cbj",
+    }
+);
+
 /// The three independent choices that make a textbook strategy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Strategy {
@@ -288,6 +307,71 @@ impl fmt::Display for Restarts {
     }
 }
 
+impl Restarts {
+    /// Reads a policy as command lines and the Python bindings write it: `none` (no
+    /// restarts: `Ok(None)`), `luby[:SCALE]` (default scale 100) or
+    /// `geometric[:FIRST[:FACTOR]]` (defaults 100 and 1.5). Numbers must be positive, and a
+    /// geometric factor greater than 1 (cutoffs that never grow would restart forever).
+    ///
+    /// ```
+    /// use csp_core::Restarts;
+    /// assert_eq!(Restarts::parse("luby"), Ok(Some(Restarts::Luby { scale: 100 })));
+    /// assert_eq!(Restarts::parse("none"), Ok(None));
+    /// assert!(Restarts::parse("geometric:10:1").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<Option<Restarts>, RestartsParseError> {
+        let mut parts = text.split(':');
+        let kind = parts.next().unwrap_or_default();
+        let num = |p: Option<&str>, default: f64| -> Result<f64, RestartsParseError> {
+            match p {
+                None => Ok(default),
+                Some(t) => t
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| *x > 0.0)
+                    .ok_or_else(|| RestartsParseError::NotPositive(t.to_string())),
+            }
+        };
+        let policy = match kind {
+            "none" => None,
+            "luby" => Some(Restarts::Luby {
+                scale: num(parts.next(), 100.0)? as u64,
+            }),
+            "geometric" => Some(Restarts::Geometric {
+                first: num(parts.next(), 100.0)? as u64,
+                factor: num(parts.next(), 1.5)?,
+            }),
+            _ => return Err(RestartsParseError::Unknown(text.to_string())),
+        };
+        if parts.next().is_some() {
+            return Err(RestartsParseError::TooManyParts(text.to_string()));
+        }
+        // A factor of 1 or less keeps every cutoff at the first: no run could finish a subtree.
+        if policy.is_some_and(|p| !p.grows()) {
+            return Err(RestartsParseError::DoesNotGrow(text.to_string()));
+        }
+        Ok(policy)
+    }
+}
+
+/// A restart policy that [`Restarts::parse`] cannot read.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RestartsParseError {
+    /// A scale, first cutoff or factor that is not a positive number.
+    #[error("`{0}` is not a positive number")]
+    NotPositive(String),
+    /// A policy other than none, luby and geometric.
+    #[error("unknown restart policy `{0}`, expected none, luby[:SCALE] or geometric[:FIRST[:FACTOR]]")]
+    Unknown(String),
+    /// More numbers than the policy takes.
+    #[error("too many parts in restart policy `{0}`")]
+    TooManyParts(String),
+    /// A geometric factor of 1 or less.
+    #[error("restart policy `{0}`: the factor must be a number greater than 1")]
+    DoesNotGrow(String),
+}
+
 /// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... (1-based).
 pub fn luby(i: u64) -> u64 {
     let mut i = i.max(1);
@@ -342,8 +426,14 @@ pub struct SearchConfig {
     /// backtracks to it, from a copy of the root domains by replaying the decisions
     /// above it: memory stays bounded on deep searches whose nodes change many domains,
     /// at the price of that replay. Nodes, solutions and statistics are the same either
-    /// way. Default: [`SearchConfig::DEFAULT_MAX_TRAIL`].
+    /// way. Default: [`SearchConfig::DEFAULT_MAX_TRAIL`]. Under backjumping the trail is
+    /// not bounded: a jump undoes several levels at once, to the mark of the lowest.
     pub max_trail: usize,
+    /// Backjumping, with inference `none` or `fc` (BT-CBJ, FC-CBJ, BJ, FC-BJ). Not with
+    /// `mac`, restarts or branching on places ([`ConfigError::Backjumping`]). Default: none.
+    pub backjump: Backjump,
+    /// Where the search tree goes, one node at a time ([`Trace`]). Default: nowhere.
+    pub trace: Option<Trace>,
 }
 
 impl Default for SearchConfig {
@@ -357,6 +447,8 @@ impl Default for SearchConfig {
             probing: false,
             branching: Branching::Variables,
             max_trail: SearchConfig::DEFAULT_MAX_TRAIL,
+            backjump: Backjump::None,
+            trace: None,
         }
     }
 }
@@ -366,6 +458,45 @@ impl SearchConfig {
     /// below it (a Sudoku keeps a few hundred); deep forward checking on a large board
     /// reaches it.
     pub const DEFAULT_MAX_TRAIL: usize = 1 << 20;
+
+    /// Whether the options fit together, the model aside: the errors [`crate::Solver::new`]
+    /// gives for the configuration alone, so that a front end can refuse them up front.
+    pub fn check(&self) -> Result<(), ConfigError> {
+        let inference = self.strategy.inference;
+        if self.probing && inference != Inference::Mac {
+            return Err(ConfigError::ProbingWithoutMac(inference));
+        }
+        if let Some(policy) = self.restarts.filter(|policy| !policy.grows()) {
+            return Err(ConfigError::RestartsDoNotGrow(policy.to_string()));
+        }
+        let backjump = self.backjump;
+        let refuse = |reason: &str| {
+            Err(ConfigError::Backjumping {
+                backjump,
+                reason: reason.to_string(),
+            })
+        };
+        if backjump == Backjump::None {
+            Ok(())
+        } else if inference == Inference::Mac {
+            refuse(
+                "needs inference none or fc, not mac: its pruning cascades, and the levels behind \
+                 each removal are not recorded",
+            )
+        } else if self.restarts.is_some() {
+            refuse(
+                "does not run with restarts: the nogoods recorded at restarts prune without the \
+                 levels behind them",
+            )
+        } else if self.branching == Branching::Places {
+            refuse(
+                "branches on variables only: a decision on the places of a value is refuted by \
+                 the permutation constraint, not by a level",
+            )
+        } else {
+            Ok(())
+        }
+    }
 
     /// A configuration with this strategy and the other defaults.
     pub fn with_strategy(strategy: Strategy) -> Self {
@@ -413,6 +544,14 @@ pub enum ConfigError {
     /// would be missing from the optimum. Optimise with a fresh solver.
     #[error("optimisation needs a fresh solver: this one has searched without this objective")]
     SearchStarted,
+    /// Backjumping asked with something it does not support; the message says why.
+    #[error("backjumping ({backjump}) {reason}")]
+    Backjumping {
+        /// The backjumping asked for.
+        backjump: Backjump,
+        /// Why it cannot run.
+        reason: String,
+    },
 }
 
 #[cfg(test)]

@@ -68,20 +68,22 @@ mod relation;
 mod search;
 mod stats;
 mod store;
+mod trace;
+mod tree_csp;
 mod var;
 #[cfg(target_arch = "x86_64")]
 mod wide_vectors;
 
 pub use config::{
-    Branching, ConfigError, Inference, Limits, Restarts, SearchConfig, Strategy, TieBreak, ValueOrder,
-    VarOrder, luby,
+    Backjump, Branching, ConfigError, Inference, Limits, Restarts, RestartsParseError, SearchConfig,
+    Strategy, TieBreak, ValueOrder, VarOrder, luby,
 };
 pub use constraints::expression::{Bounds, Expr, ExprOp, Interval, RangeError};
 pub use constraints::table::Tuples;
 pub use constraints::{
     AllDifferent, Automaton, Cmp, Mdd, Order, PermutationOverlap, PermutationOverlaps, Strength, TableCell,
 };
-pub use domain::Domain;
+pub use domain::{Domain, MAX_DOMAIN_SPAN};
 pub use error::{ModelError, ParseNameError};
 pub use local::{Annealing, AnnealingModel, AnnealingRun, AnnealingStats, anneal};
 pub use local::{
@@ -93,4 +95,6 @@ pub use relation::{PairPredicate, Relation};
 pub use search::{Optimum, Solutions, Solver};
 pub use stats::{Count, LimitKind, Outcome, Stats};
 pub use store::{DomainBits, Values};
+pub use trace::{JsonLines, NodeStatus, Trace, TraceNode, TraceSink, TracedNode};
+pub use tree_csp::{NotATree, TreeCountError, TreeSolver};
 pub use var::{IntOrVar, VarId};

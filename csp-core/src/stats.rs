@@ -18,6 +18,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// - `pruned`: values removed from domains by inference (not by assignments).
 /// - `revisions`: calls of the arc revision of AC-3 (forward checking revises too).
 /// - `propagations`: runs of n-ary propagators.
+/// - `backjumps`, `levels_skipped`: under backjumping ([`crate::Backjump`]), the returns
+///   that went back over at least one level, and the levels they went back over (whose
+///   untried values are never tried).
 /// - `objective`, `nodes_to_best`, `nodes_to_proof`: set by optimisation
 ///   ([`crate::Solver::optimize`]) only: the best objective value found, `nodes` when it
 ///   was found, and `nodes` when the search proved it optimal (or proved that there is no
@@ -53,6 +56,11 @@ pub struct Stats {
     /// Decisions that branched on the two places of a value (see
     /// [`crate::Branching::Places`]) instead of on a variable's values.
     pub place_decisions: u64,
+    /// Backjumps: returns from a level that ran out of values to a level above the one
+    /// just above it ([`crate::Backjump`]).
+    pub backjumps: u64,
+    /// The levels backjumps went over: each one's untried values are never tried.
+    pub levels_skipped: u64,
     /// The best objective value found by optimisation (`None`: no solution yet, or no
     /// optimisation).
     pub objective: Option<i64>,
@@ -98,6 +106,8 @@ impl Stats {
         self.nogoods += other.nogoods;
         self.probes += other.probes;
         self.place_decisions += other.place_decisions;
+        self.backjumps += other.backjumps;
+        self.levels_skipped += other.levels_skipped;
         self.objective = other.objective.or(self.objective);
         self.nodes_to_best += other.nodes_to_best;
         self.nodes_to_proof = match (self.nodes_to_proof, other.nodes_to_proof) {
@@ -129,6 +139,8 @@ impl fmt::Display for Stats {
                 ("nogoods", &self.nogoods),
                 ("probes", &self.probes),
                 ("place_decisions", &self.place_decisions),
+                ("backjumps", &self.backjumps),
+                ("levels_skipped", &self.levels_skipped),
                 ("objective", &objective),
                 ("nodes_to_best", &self.nodes_to_best),
                 ("nodes_to_proof", &nodes_to_proof),

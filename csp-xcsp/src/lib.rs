@@ -126,7 +126,7 @@ impl Instance {
             });
         }
         let doc = xml::Document::parse(text, &mut limits::Budget::new(limits))?;
-        let parsed = walk::read(&doc, limits::Budget::new(limits))?;
+        let mut parsed = walk::read(&doc, limits::Budget::new(limits))?;
         drop(doc);
         let mut model = parsed.model;
         let declared = model.num_vars();
@@ -135,7 +135,7 @@ impl Instance {
             poster.position = c.position;
             c.constraint.post(&mut poster)?;
         }
-        let objective_var = match &parsed.objective {
+        let objective_var = match &mut parsed.objective {
             Some(o) => Some(o.post(&mut poster)?),
             None => None,
         };

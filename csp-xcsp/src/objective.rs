@@ -1,11 +1,17 @@
 //! `<objectives>`: one `<minimize>` or `<maximize>` of a variable, an expression, or a list
-//! combined by `sum` (with coefficients), `product`, `minimum`, `maximum` or `nValues`.
-//! Posted as one variable equal to the objective, which the search minimises or maximises
-//! (`csp_core::Model::minimize`).
+//! combined by `sum` (with coefficients), `product`, `minimum`, `maximum`, `nValues` or
+//! `lex`. Posted as one variable equal to the objective, which the search minimises or
+//! maximises (`csp_core::Model::minimize`).
+//!
+//! A `lex` objective orders solutions by their list of values, the first item first. It is
+//! posted as its rank `w_1·x_1 + ... + w_k·x_k`, where `w_k = 1` and each weight is the next
+//! one times the span of the next item's domain: a larger earlier item outweighs any change
+//! of the later ones, so the rank orders solutions as the lists do, and branch and bound on
+//! one variable optimises it. The rank is what `o` lines report for it.
 
-use csp_core::{Expr, VarId};
+use csp_core::{Expr, MAX_DOMAIN_SPAN, VarId};
 
-use crate::error::{Position, Result};
+use crate::error::{Error, Position, Result};
 use crate::ir::{Op, expr_vars, value, values_of};
 use crate::post::Poster;
 use crate::read::Reader;
@@ -35,6 +41,14 @@ pub enum Function {
     Maximum(Vec<Expr>),
     /// The number of distinct values the items take.
     NValues(Vec<Expr>),
+    /// The list's values in lexicographic order, optimised as their rank (module
+    /// documentation); `weights` are the rank's, set when the objective is posted.
+    Lex {
+        /// The items, the most significant first.
+        items: Vec<Expr>,
+        /// One weight per item once posted (empty before).
+        weights: Vec<i64>,
+    },
 }
 
 /// An objective as read.
@@ -57,9 +71,11 @@ impl Objective {
                 expr_vars(c, f);
                 expr_vars(e, f);
             }),
-            Function::Product(l) | Function::Minimum(l) | Function::Maximum(l) | Function::NValues(l) => {
-                l.iter().for_each(|e| expr_vars(e, f))
-            }
+            Function::Product(l)
+            | Function::Minimum(l)
+            | Function::Maximum(l)
+            | Function::NValues(l)
+            | Function::Lex { items: l, .. } => l.iter().for_each(|e| expr_vars(e, f)),
         }
     }
 
@@ -81,6 +97,13 @@ impl Objective {
                 v.dedup();
                 Some(v.len() as i128)
             }
+            Function::Lex { items, weights } if weights.len() == items.len() => values_of(items, values)?
+                .into_iter()
+                .zip(weights)
+                .try_fold(0i128, |rank, (x, &w)| {
+                    rank.checked_add(x.checked_mul(i128::from(w))?)
+                }),
+            Function::Lex { .. } => None,
         }
     }
 
@@ -104,13 +127,26 @@ impl Objective {
                     .chain([Expr::Const(1), Expr::Const(1)])
                     .collect(),
             ),
+            Function::Lex { items, weights } => Expr::Call(
+                Op::Add,
+                items
+                    .iter()
+                    .zip(weights)
+                    .map(|(e, &w)| Expr::Call(Op::Mul, vec![Expr::Const(w), e.clone()]))
+                    .chain(pad)
+                    .collect(),
+            ),
             _ => return None,
         })
     }
 
-    /// Posts the variable equal to the objective, and makes the model optimise it.
-    pub(crate) fn post(&self, p: &mut Poster<'_, '_>) -> Result<VarId> {
+    /// Posts the variable equal to the objective, and makes the model optimise it (a `lex`
+    /// objective gets its weights here).
+    pub(crate) fn post(&mut self, p: &mut Poster<'_, '_>) -> Result<VarId> {
         p.position = self.position;
+        if let Function::Lex { items, weights } = &mut self.function {
+            *weights = lex_weights(p, items)?;
+        }
         let var = match (&self.function, self.expression()) {
             (_, Some(e)) => p.var_of(&e)?,
             (Function::Minimum(l) | Function::Maximum(l), None) => {
@@ -189,6 +225,10 @@ pub(crate) fn read<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>) -> Re
         "minimum" => Function::Minimum(list(r)?),
         "maximum" => Function::Maximum(list(r)?),
         "nValues" => Function::NValues(list(r)?),
+        "lex" => Function::Lex {
+            items: list(r)?,
+            weights: Vec::new(),
+        },
         other => return Err(r.unsupported(o, format!("objective of type `{other}`"))),
     };
     Ok(Objective {
@@ -196,4 +236,33 @@ pub(crate) fn read<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>) -> Re
         function,
         position: o.position(),
     })
+}
+
+/// The weights of a `lex` objective's rank over `items` (module documentation): the last
+/// item's is 1, each other's the next one's times the span of the next item's values. A rank
+/// whose values would not fit one domain is refused as unsupported.
+fn lex_weights(p: &mut Poster<'_, '_>, items: &[Expr]) -> Result<Vec<i64>> {
+    if items.is_empty() {
+        return Err(p.invalid("an objective over an empty list"));
+    }
+    let vars = p.vars_of(items)?;
+    let mut weights = vec![0i64; vars.len()];
+    let mut weight: i64 = 1;
+    for (k, &v) in vars.iter().enumerate().rev() {
+        weights[k] = weight;
+        let (lo, hi) = p.bounds_of(v);
+        weight = match weight.checked_mul(hi - lo + 1) {
+            Some(w) if w <= MAX_DOMAIN_SPAN => w,
+            _ => {
+                return Err(Error::Unsupported {
+                    position: p.position,
+                    what: format!(
+                        "lex objective whose rank spans more than {MAX_DOMAIN_SPAN} values \
+                         (csp optimises it as one variable: the product of the items' spans must fit one domain)"
+                    ),
+                });
+            }
+        };
+    }
+    Ok(weights)
 }

@@ -79,10 +79,17 @@ fn unsupported_constraint_names_element_and_line() {
         e.to_string().contains("several objectives") && e.to_string().starts_with("line 8"),
         "{e}"
     );
-    let e = err(&format!(
-        "{HEAD}</constraints>\n<objectives> <minimize type=\"lex\"> a[] </minimize> </objectives>\n</instance>"
-    ));
+    // A lex objective is optimised as one rank variable: one that would span more values
+    // than a domain may is refused, where it is.
+    let e = err(
+        "<instance format=\"XCSP3\" type=\"COP\">\n<variables> <array id=\"b\" size=\"[4]\"> 0..999 </array> </variables>\n<objectives>\n  <minimize type=\"lex\"> b[] </minimize> </objectives>\n</instance>",
+    );
     assert!(matches!(e, Error::Unsupported { .. }), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("line 4, column 3: unsupported lex objective whose rank spans more than"),
+        "{e}"
+    );
     let e = err("<instance format=\"XCSP3\" type=\"WCSP\">\n</instance>");
     assert!(e.to_string().contains("WCSP"), "{e}");
     let e = err(

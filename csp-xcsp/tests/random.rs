@@ -297,3 +297,93 @@ fn random_instances_against_brute_force() {
         }
     }
 }
+
+/// A random `<objectives>` over `x[0..n]`: every function type, minimised or maximised.
+fn objective(r: &mut Rng, n: usize) -> String {
+    let goal = r.pick(&["minimize", "maximize"]);
+    let k = r.range(1, 4) as usize;
+    let items: Vec<String> = (0..k).map(|_| var(r, n)).collect();
+    let list = items.join(" ");
+    let body = match r.below(7) {
+        0 => format!("<{goal}> {} </{goal}>", term(r, n, 2)),
+        1 => {
+            let coeffs: Vec<String> = (0..k).map(|_| r.range(-3, 4).to_string()).collect();
+            format!(
+                "<{goal} type=\"sum\"> <list> {list} </list> <coeffs> {} </coeffs> </{goal}>",
+                coeffs.join(" ")
+            )
+        }
+        2 => format!("<{goal} type=\"product\"> <list> {list} </list> </{goal}>"),
+        3 => format!("<{goal} type=\"minimum\"> <list> {list} </list> </{goal}>"),
+        4 => format!("<{goal} type=\"maximum\"> <list> {list} </list> </{goal}>"),
+        5 => format!("<{goal} type=\"nValues\"> <list> {list} </list> </{goal}>"),
+        _ => format!("<{goal} type=\"lex\"> <list> {list} </list> </{goal}>"),
+    };
+    format!("<objectives> {body} </objectives>")
+}
+
+/// The indices of the `x[i]` of a `lex` objective's list, in order (empty for another type).
+fn lex_items(xml: &str) -> Vec<usize> {
+    let Some(at) = xml.find("type=\"lex\"> <list> ") else {
+        return Vec::new();
+    };
+    let rest = &xml[at + "type=\"lex\"> <list> ".len()..];
+    rest[..rest.find(" </list>").expect("closed")]
+        .split(' ')
+        .map(|name| name[2..name.len() - 1].parse().expect("x[i]"))
+        .collect()
+}
+
+#[test]
+fn random_objectives_against_brute_force() {
+    let mut r = Rng(0x2545_F491_4F6C_DD1D);
+    let strategies: Vec<Strategy> = ["static/asc/none", "mrv/lcv/fc", "dom-wdeg/asc/mac"]
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
+    for case in 0..300 {
+        let n = r.range(2, 4) as usize;
+        let constraints: Vec<String> = (0..r.range(0, 2)).map(|_| constraint(&mut r, n)).collect();
+        let domain = format!("{}..{}", r.range(-2, 0), r.range(1, 3));
+        let xml = format!(
+            "<instance format=\"XCSP3\" type=\"COP\"><variables><array id=\"x\" size=\"[{n}]\"> {domain} </array></variables><constraints>\n{}\n</constraints>{}</instance>",
+            constraints.join("\n"),
+            objective(&mut r, n)
+        );
+        let instance = Instance::from_str(&xml).unwrap_or_else(|e| panic!("case {case}: {e}\n{xml}"));
+        let mut solutions = brute_force(&instance);
+        for v in instance.model.vars().take(instance.declared) {
+            if let Some(k) = instance.model.fixed(v) {
+                solutions.retain(|s| s[v.index()] == k);
+            }
+        }
+        let maximising = xml.contains("<maximize");
+        let lex = lex_items(&xml);
+        // The best by the objective's definition: a list of values compared in order for
+        // `lex`, its value otherwise (a solution whose objective is undefined is no solution).
+        let key = |s: &[i32]| -> Option<Vec<i128>> {
+            if lex.is_empty() {
+                instance.objective_value(s).map(|v| vec![v])
+            } else {
+                Some(lex.iter().map(|&i| i128::from(s[i])).collect())
+            }
+        };
+        let keys = solutions.iter().filter_map(|s| key(s));
+        let best = if maximising { keys.max() } else { keys.min() };
+        for &strategy in &strategies {
+            let mut solver = Solver::new(&instance.model, SearchConfig::with_strategy(strategy)).unwrap();
+            let optimum = solver.optimize().unwrap();
+            assert!(optimum.proved, "case {case} under {strategy}\n{xml}");
+            let found = optimum.best.as_deref().map(|s| {
+                assert!(instance.satisfies(s), "case {case} under {strategy}\n{xml}");
+                assert_eq!(
+                    instance.objective_value(s).and_then(|v| i64::try_from(v).ok()),
+                    optimum.objective,
+                    "case {case} under {strategy}: the reported objective is the definition's\n{xml}"
+                );
+                key(s).expect("defined")
+            });
+            assert_eq!(found, best, "case {case} under {strategy}\n{xml}");
+        }
+    }
+}

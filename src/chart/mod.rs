@@ -1,12 +1,13 @@
 //! Every chart of the program, as SVG text drawn by hand (no plotting dependency): the
 //! bar chart of a strategy comparison (here), the phase-transition chart of a sweep
-//! ([`sweep`]), and a campaign's cactus plots and scatter plot ([`cactus`], [`scatter`]).
-//! They share [`plot`]: axes, panels, lines, bands and legends.
+//! ([`sweep`]), a campaign's cactus plots and scatter plot ([`cactus`], [`scatter`]), and
+//! search trees ([`tree`]). They share [`plot`]: axes, panels, lines, bands and legends.
 
 pub mod cactus;
 pub mod plot;
 pub mod scatter;
 pub mod sweep;
+pub mod tree;
 
 use std::fmt::Write;
 

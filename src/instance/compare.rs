@@ -10,13 +10,13 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use csp_core::{LimitKind, Limits, SearchConfig, Stats, Strategy, TieBreak};
+use csp_core::{Backjump, LimitKind, Limits, SearchConfig, Stats, Strategy, TieBreak};
 use csp_sudoku::{Status, Summary, summarise_runs};
 
 use super::record::{self, RecordSink, RunRecord, RunStatus};
 use super::{InstanceArgs, Loaded, load};
 use crate::args::{parse_restarts, parse_seconds};
-use crate::comparison::{CompareFormat, Labels, svg_error, write_rows};
+use crate::comparison::{CompareFormat, Labels, Needs, fitting, svg_error, write_rows};
 use crate::error::usage;
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED};
 
@@ -49,6 +49,11 @@ pub struct CompareArgs {
     /// Restarts for every strategy (see `csp solve --help`). Default: none.
     #[arg(long, value_name = "POLICY", allow_negative_numbers = true)]
     restarts: Option<String>,
+    /// Backjumping for every strategy: none, bj or cbj (see `csp solve --help`); the
+    /// strategies are then named `var/value/inference+cbj`. Strategies under mac are left
+    /// out of the default field. Default: none.
+    #[arg(long, value_name = "KIND", allow_negative_numbers = true)]
+    backjump: Option<Backjump>,
     /// Node limit per instance and strategy, so that hopeless combinations end.
     #[arg(long, default_value_t = 100_000, value_name = "N", value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
     node_limit: u64,
@@ -120,7 +125,36 @@ fn parse_seeds(text: &str) -> Result<Vec<u64>, String> {
     Ok(seeds)
 }
 
+/// The field with backjumping: a strategy it cannot run with (under mac) is a usage error
+/// when the strategies were given, and is left out of the default field, with a note.
 fn strategies(args: &CompareArgs) -> Result<Vec<Strategy>, CliError> {
+    let field = named_strategies(args)?;
+    let backjump = args.backjump.unwrap_or(Backjump::None);
+    if backjump == Backjump::None {
+        return Ok(field);
+    }
+    let mac = |s: &Strategy| s.inference == csp_core::Inference::Mac;
+    let flag = format!("--backjump {backjump}");
+    let rule = Needs {
+        flag: &flag,
+        needs: "none or fc",
+        has: "has mac",
+        which: "strategies under mac",
+    };
+    let name = |s: &Strategy| format!("the strategy {s}");
+    fitting(field, !args.strategies.is_empty(), mac, name, rule)
+}
+
+/// A strategy's name in the tables and records: `var/value/inference`, then `+bj` or
+/// `+cbj` under backjumping.
+pub fn strategy_label(strategy: &Strategy, backjump: Backjump) -> String {
+    match backjump {
+        Backjump::None => strategy.to_string(),
+        _ => format!("{strategy}+{backjump}"),
+    }
+}
+
+fn named_strategies(args: &CompareArgs) -> Result<Vec<Strategy>, CliError> {
     let mut out = Vec::new();
     for s in &args.strategies {
         if s == "textbook" {
@@ -149,7 +183,7 @@ struct Planned {
 }
 
 /// Rows of the summary, one per strategy in `field` order, over `records`.
-fn summarise(field: &[Strategy], records: &[RunRecord]) -> Vec<Summary> {
+fn summarise(field: &[String], records: &[RunRecord]) -> Vec<Summary> {
     let mut by_strategy: BTreeMap<String, Vec<(Status, &Stats)>> = BTreeMap::new();
     for r in records {
         by_strategy
@@ -159,10 +193,9 @@ fn summarise(field: &[Strategy], records: &[RunRecord]) -> Vec<Summary> {
     }
     field
         .iter()
-        .map(|s| {
-            let name = s.to_string();
-            let runs = by_strategy.remove(&name).unwrap_or_default();
-            summarise_runs(name.clone(), "instance".into(), name, &runs)
+        .map(|name| {
+            let runs = by_strategy.remove(name).unwrap_or_default();
+            summarise_runs(name.clone(), "instance".into(), name.clone(), &runs)
         })
         .collect()
 }
@@ -175,6 +208,12 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         Some(t) => parse_restarts(t).map_err(usage)?,
         None => None,
     };
+    let backjump = args.backjump.unwrap_or(Backjump::None);
+    if backjump != Backjump::None && restarts.is_some() {
+        return Err(usage(format!(
+            "--backjump {backjump} does not run with restarts: the nogoods recorded at restarts prune without the levels behind them"
+        )));
+    }
     let seeds = match &args.seeds {
         Some(text) => parse_seeds(text).map_err(usage)?,
         None => vec![0],
@@ -207,7 +246,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
             .collect();
     }
     let names: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
-    let strategy_names: Vec<String> = field.iter().map(Strategy::to_string).collect();
+    let strategy_names: Vec<String> = field.iter().map(|s| strategy_label(s, backjump)).collect();
     let (mut sink, done) = match &args.resume {
         Some(path) => RecordSink::resume(path)?,
         None => (RecordSink::Stdout, Vec::new()),
@@ -291,6 +330,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
             let config = SearchConfig {
                 strategy: field[p.strategy],
                 restarts,
+                backjump,
                 seed: p.seed,
                 tie_break: args.tie_break.unwrap_or(TieBreak::Lowest),
                 limits: Limits {
@@ -329,7 +369,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     if let Some(e) = failure {
         return Err(e);
     }
-    let summaries = summarise(&field, &records);
+    let summaries = summarise(&strategy_names, &records);
     if !jsonl {
         let mut out = std::io::stdout().lock();
         let mut written = write_rows(&mut out, args.format, &summaries, LABELS);

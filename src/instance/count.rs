@@ -4,12 +4,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
-use csp_core::{LimitKind, SearchConfig, Solver, Stats};
+use csp_core::{LimitKind, SearchConfig, Solver, Stats, TreeCountError, TreeSolver};
 use serde_json::Value;
 
 use super::{
-    Format, InstanceArgs, LoadFailure, Loaded, SearchArgs, deadline, load_within, object, read_limits,
-    remaining, stats_json, stats_line,
+    Format, InstanceArgs, LoadFailure, Loaded, Method, SearchArgs, deadline, load_within, object,
+    read_limits, remaining, stats_json, stats_line,
 };
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED, usage};
 use crate::stream::Stream;
@@ -68,6 +68,10 @@ fn count_one(path: &Path, args: &CountArgs, config: &SearchConfig) -> (Option<Lo
             return (None, answer);
         }
     };
+    if args.search.method == Method::Tree {
+        let answer = count_tree(path, &loaded, &remaining(config, deadline), args.limit);
+        return (Some(loaded), answer);
+    }
     let mut solver = match Solver::new(loaded.model(), remaining(config, deadline)) {
         Ok(s) => s,
         Err(e) => {
@@ -112,6 +116,46 @@ fn count_one(path: &Path, args: &CountArgs, config: &SearchConfig) -> (Option<Lo
     (Some(loaded), answer)
 }
 
+/// `--method tree`: the count of AIMA's tree-structured algorithm (multiplied along the
+/// trees: no node), capped at `cap`, and its first solution.
+fn count_tree(path: &Path, loaded: &Loaded, config: &SearchConfig, cap: Option<u64>) -> Answer {
+    let error = |message: String, unsupported: bool| Answer::Error {
+        message: format!("{}: --method tree: {message}", path.display()),
+        unsupported,
+    };
+    let solve = TreeSolver::new(loaded.model(), config).map(|mut tree| tree.solve());
+    let mut tree = match TreeSolver::new(loaded.model(), config) {
+        Ok(tree) => tree,
+        Err(reason) => return error(reason.to_string(), true),
+    };
+    let counted = tree.count();
+    let stats = tree.stats().clone();
+    let first = solve
+        .ok()
+        .and_then(|outcome| outcome.solution().map(<[i32]>::to_vec));
+    if let Some(Err(message)) = first.as_ref().map(|s| loaded.check(s)) {
+        return error(message, false);
+    }
+    match counted {
+        Ok(solutions) => {
+            let capped = cap.filter(|&k| solutions > k);
+            Answer::Done {
+                solutions: capped.unwrap_or(solutions),
+                first,
+                limit: capped.map(|_| LimitKind::Solutions),
+                stats,
+            }
+        }
+        Err(TreeCountError::Limit(kind)) => Answer::Done {
+            solutions: 0,
+            first: None,
+            limit: Some(kind),
+            stats,
+        },
+        Err(e) => error(e.to_string(), false),
+    }
+}
+
 /// Runs `csp count`.
 pub fn run(args: CountArgs) -> Result<u8, CliError> {
     super::check_inputs(&args.files, &args.instance)?;
@@ -119,7 +163,9 @@ pub fn run(args: CountArgs) -> Result<u8, CliError> {
         return Err(usage("--limit must be at least 1 (it caps the count)"));
     }
     let cancel = super::cancel_flag();
-    let config = args.search.config(&cancel)?;
+    let mut config = args.search.config(&cancel)?;
+    let trace = args.search.open_trace(&args.files)?;
+    config.trace = trace.as_ref().map(|t| t.trace());
     let stream = Stream::stdout();
     let several = args.files.len() > 1;
     let mut code = EXIT_OK;
@@ -148,6 +194,9 @@ pub fn run(args: CountArgs) -> Result<u8, CliError> {
             true
         },
     );
+    if let Some(trace) = &trace {
+        trace.finish()?;
+    }
     match stream.flush() {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::Io {
             context: "cannot write the results".into(),

@@ -20,7 +20,7 @@ use csp_xcsp::{Instance, ReadLimits, ReadOptions};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::args::{LimitArgs, StrategyArgs, parse_restarts};
+use crate::args::{LimitArgs, StrategyArgs, TraceArgs, checked, parse_restarts};
 use crate::error::CliError;
 use crate::error::usage;
 
@@ -82,6 +82,23 @@ pub struct SearchArgs {
     /// (they are always in the JSON output).
     #[arg(long)]
     pub stats: bool,
+    /// The algorithm: `search` (backtracking search with the strategy flags) or `tree`
+    /// (AIMA's tree-structured algorithm, for a model whose constraint graph is a forest of
+    /// binary constraints; it takes no strategy flags). Default: search.
+    #[arg(long, value_enum, default_value_t = Method::Search, allow_negative_numbers = true)]
+    pub method: Method,
+    #[command(flatten)]
+    pub trace: TraceArgs,
+}
+
+/// The algorithm of `solve` and `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Method {
+    /// Backtracking search, as the strategy flags say.
+    Search,
+    /// AIMA's tree-structured algorithm (§6.5): directional arc consistency, then a pass
+    /// without backtracking.
+    Tree,
 }
 
 impl SearchArgs {
@@ -92,7 +109,43 @@ impl SearchArgs {
             config.restarts = parse_restarts(text).map_err(usage)?;
         }
         config.limits.cancel = Some(cancel.clone());
-        Ok(config)
+        if self.method == Method::Tree {
+            self.refuse_strategy_for_tree()?;
+        }
+        checked(config)
+    }
+
+    /// `--method tree` has no strategy: a strategy flag with it is a usage error.
+    fn refuse_strategy_for_tree(&self) -> Result<(), CliError> {
+        let s = &self.strategy;
+        let given = [
+            ("--var", s.var_order.is_some()),
+            ("--val", s.value_order.is_some()),
+            ("--inference", s.inference.is_some()),
+            ("--tie-break", s.tie_break.is_some()),
+            ("--seed", s.seed.is_some()),
+            ("--probe", s.probe),
+            ("--branching", s.branching.is_some()),
+            ("--backjump", s.backjump.is_some()),
+            ("--restarts", self.restarts.is_some()),
+        ];
+        match given.iter().find(|(_, set)| *set) {
+            Some((flag, _)) => Err(usage(format!(
+                "--method tree takes no strategy flag ({flag}): it orders the variables from the roots of the forest and assigns without backtracking"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// The trace file of `--trace`, for runs on one file only.
+    pub fn open_trace(&self, files: &[PathBuf]) -> Result<Option<crate::args::TraceFile>, CliError> {
+        if self.trace.trace.is_some() && files.len() != 1 {
+            return Err(usage(format!(
+                "--trace writes the search tree of one instance; {} files were given",
+                files.len()
+            )));
+        }
+        self.trace.open()
     }
 }
 

@@ -12,14 +12,14 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
-use csp_core::{LimitKind, SearchConfig, Solver, Stats};
+use csp_core::{LimitKind, Outcome, SearchConfig, Solver, Stats, TreeSolver};
 use serde_json::{Map, Value};
 
 use super::{
-    Format, InstanceArgs, LoadFailure, Loaded, SearchArgs, deadline, load_within, object, read_limits,
-    remaining, stats_json, stats_line,
+    Format, InstanceArgs, LoadFailure, Loaded, Method, SearchArgs, deadline, load_within, object,
+    read_limits, remaining, stats_json, stats_line,
 };
-use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED};
+use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED, usage};
 use crate::stream::Stream;
 
 /// Arguments of `csp solve`.
@@ -94,7 +94,14 @@ impl Live<'_> {
 pub fn run(args: SolveArgs) -> Result<u8, CliError> {
     super::check_inputs(&args.files, &args.instance)?;
     let cancel = super::cancel_flag();
-    let config = args.search.config(&cancel)?;
+    let mut config = args.search.config(&cancel)?;
+    if args.all && args.search.method == Method::Tree {
+        return Err(usage(
+            "--method tree finds one solution (`csp count --method tree` counts them all)",
+        ));
+    }
+    let trace = args.search.open_trace(&args.files)?;
+    config.trace = trace.as_ref().map(|t| t.trace());
     let stream = Stream::stdout();
     let several = args.files.len() > 1;
     let mut code = EXIT_OK;
@@ -130,6 +137,9 @@ pub fn run(args: SolveArgs) -> Result<u8, CliError> {
                 !gone
             },
         );
+    }
+    if let Some(trace) = &trace {
+        trace.finish()?;
     }
     match stream.flush() {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::Io {
@@ -188,6 +198,11 @@ fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, live: Live<'_>) -
             return answer;
         }
     };
+    if args.search.method == Method::Tree {
+        solve_tree(path, &loaded, &remaining(config, deadline), &mut answer);
+        answer.loaded = Some(loaded);
+        return answer;
+    }
     let mut solver = match Solver::new(loaded.model(), remaining(config, deadline)) {
         Ok(s) => s,
         Err(e) => {
@@ -269,6 +284,43 @@ fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, live: Live<'_>) -
     };
     answer.loaded = Some(loaded);
     answer
+}
+
+/// `--method tree`: AIMA's tree-structured algorithm on the instance, into `answer`.
+fn solve_tree(path: &Path, loaded: &Loaded, config: &SearchConfig, answer: &mut Answer) {
+    let refused = |message: String| Ending::Error {
+        message: format!("{}: --method tree: {message}", path.display()),
+        unsupported: true,
+    };
+    if loaded.is_optimisation() {
+        answer.ending = refused("it finds a solution of the constraints and does not optimise".into());
+        return;
+    }
+    let mut tree = match TreeSolver::new(loaded.model(), config) {
+        Ok(tree) => tree,
+        Err(reason) => {
+            answer.ending = refused(reason.to_string());
+            return;
+        }
+    };
+    let outcome = tree.solve();
+    answer.stats = tree.stats().clone();
+    match outcome {
+        Outcome::Solved(values) => match loaded.check(&values) {
+            Ok(()) => {
+                answer.found = 1;
+                answer.first = Some(values);
+            }
+            Err(message) => {
+                answer.ending = Ending::Error {
+                    message: format!("{}: {message}", path.display()),
+                    unsupported: false,
+                }
+            }
+        },
+        Outcome::Unsatisfiable => {}
+        Outcome::Limit(kind) => answer.ending = Ending::Limit(kind),
+    }
 }
 
 /// Writes the answer of one instance (what follows what was written during its search);

@@ -14,7 +14,7 @@ use csp_queens::{CountOptions, CountReport, Encoding, LocalReport, QueensError, 
 use serde::Serialize;
 
 use self::records::{CountFacts, CountLine, LocalLine, SolveFacts, SolveLine};
-use crate::args::{LimitArgs, StrategyArgs, parse_restarts};
+use crate::args::{LimitArgs, StrategyArgs, TraceArgs, checked, parse_restarts};
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED};
 use crate::error::{usage, written};
 
@@ -53,6 +53,8 @@ struct SearchArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text, allow_negative_numbers = true)]
     format: Format,
+    #[command(flatten)]
+    trace: TraceArgs,
 }
 
 #[derive(Subcommand)]
@@ -180,9 +182,12 @@ fn queens_error(err: QueensError) -> CliError {
     usage(err.to_string())
 }
 
-/// Whether the user chose the strategy's parts (the textbook setting).
+/// Whether the user chose the strategy's parts or backjumping (the textbook setting).
 fn textbook(strategy: &StrategyArgs) -> bool {
-    strategy.var_order.is_some() || strategy.value_order.is_some() || strategy.inference.is_some()
+    strategy.var_order.is_some()
+        || strategy.value_order.is_some()
+        || strategy.inference.is_some()
+        || strategy.backjump.is_some()
 }
 
 /// The encoding and configuration `solve` or `count` runs with.
@@ -276,8 +281,14 @@ fn solve(search: &SearchArgs, restarts: Option<&str>, verify: bool) -> Result<u8
     if let Some(text) = restarts {
         config.restarts = parse_restarts(text).map_err(usage)?;
     }
+    let mut config = checked(config)?;
+    let trace = search.trace.open()?;
+    config.trace = trace.as_ref().map(|t| t.trace());
     let SolveReport { outcome, stats } =
         csp_queens::solve(n, encoding, config.clone()).map_err(queens_error)?;
+    if let Some(trace) = &trace {
+        trace.finish()?;
+    }
     let rows: Option<Vec<u32>> = outcome.solution().map(|s| s.iter().map(|&r| r as u32).collect());
     let verified = check(rows.as_deref(), verify)?;
     let limit = match &outcome {
@@ -288,6 +299,7 @@ fn solve(search: &SearchArgs, restarts: Option<&str>, verify: bool) -> Result<u8
         Format::Json => write_json(&SolveLine::new(
             SolveFacts {
                 n,
+                backjump: config.backjump.to_string(),
                 status: outcome.status(),
                 solution: rows.as_deref(),
                 strategy: config.strategy.to_string(),
@@ -338,8 +350,13 @@ fn count(search: &SearchArgs, options: CountOptions) -> Result<u8, CliError> {
     }
     let (encoding, mut config) = setup(search, csp_queens::default_count())?;
     config.restarts = None;
+    let trace = search.trace.open()?;
+    config.trace = trace.as_ref().map(|t| t.trace());
     let report: CountReport =
         csp_queens::count(n, encoding, config.clone(), options).map_err(queens_error)?;
+    if let Some(trace) = &trace {
+        trace.finish()?;
+    }
     let status = match (report.complete, report.solutions) {
         (false, _) => "limit",
         (true, 0) => "unsatisfiable",
@@ -349,6 +366,7 @@ fn count(search: &SearchArgs, options: CountOptions) -> Result<u8, CliError> {
         Format::Json => write_json(&CountLine::new(
             CountFacts {
                 n,
+                backjump: config.backjump.to_string(),
                 status,
                 distinct: report.distinct,
                 complete: report.complete,

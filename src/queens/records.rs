@@ -15,9 +15,12 @@ fn millis(elapsed: std::time::Duration) -> f64 {
 /// One JSON line of `csp queens solve`.
 #[derive(Serialize)]
 pub struct SolveLine<'a> {
+    pub backjump: String,
+    pub backjumps: u64,
     pub backtracks: u64,
     pub checks: u64,
     pub elapsed_ms: f64,
+    pub levels_skipped: u64,
     pub limit: Option<LimitKind>,
     pub max_depth: u64,
     pub model: String,
@@ -46,6 +49,7 @@ pub struct SolveLine<'a> {
 /// What a solve line says besides its statistics.
 pub struct SolveFacts<'a> {
     pub n: usize,
+    pub backjump: String,
     pub status: &'static str,
     pub solution: Option<&'a [u32]>,
     pub strategy: String,
@@ -61,9 +65,12 @@ impl<'a> SolveLine<'a> {
     /// The line of a solve with these facts and statistics.
     pub fn new(facts: SolveFacts<'a>, stats: &Stats) -> SolveLine<'a> {
         SolveLine {
+            backjump: facts.backjump,
+            backjumps: stats.backjumps,
             backtracks: stats.backtracks,
             checks: stats.checks,
             elapsed_ms: millis(stats.elapsed),
+            levels_skipped: stats.levels_skipped,
             limit: facts.limit,
             max_depth: stats.max_depth,
             model: facts.model,
@@ -94,11 +101,14 @@ impl<'a> SolveLine<'a> {
 /// One JSON line of `csp queens count`. `solution` is always null: a count keeps none.
 #[derive(Serialize)]
 pub struct CountLine {
+    pub backjump: String,
+    pub backjumps: u64,
     pub backtracks: u64,
     pub checks: u64,
     pub complete: bool,
     pub distinct: Option<u64>,
     pub elapsed_ms: f64,
+    pub levels_skipped: u64,
     pub limit: Option<LimitKind>,
     pub max_depth: u64,
     pub model: String,
@@ -125,6 +135,7 @@ pub struct CountLine {
 /// What a count line says besides its statistics.
 pub struct CountFacts {
     pub n: usize,
+    pub backjump: String,
     pub status: &'static str,
     pub distinct: Option<u64>,
     pub complete: bool,
@@ -139,11 +150,14 @@ impl CountLine {
     /// The line of a count with these facts and statistics (whose `solutions` is the count).
     pub fn new(facts: CountFacts, stats: &Stats) -> CountLine {
         CountLine {
+            backjump: facts.backjump,
+            backjumps: stats.backjumps,
             backtracks: stats.backtracks,
             checks: stats.checks,
             complete: facts.complete,
             distinct: facts.distinct,
             elapsed_ms: millis(stats.elapsed),
+            levels_skipped: stats.levels_skipped,
             limit: facts.limit,
             max_depth: stats.max_depth,
             model: facts.model,
@@ -248,6 +262,7 @@ mod tests {
     fn solve_facts() -> SolveFacts<'static> {
         SolveFacts {
             n: 8,
+            backjump: String::new(),
             status: "solved",
             solution: None,
             strategy: String::new(),
@@ -270,6 +285,7 @@ mod tests {
     fn count_lines_are_sorted_and_carry_every_statistic() {
         let facts = CountFacts {
             n: 8,
+            backjump: String::new(),
             status: "solved",
             distinct: None,
             complete: true,

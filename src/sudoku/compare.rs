@@ -6,12 +6,12 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use csp_core::{Branching, Limits, SearchConfig, Strategy};
+use csp_core::{Backjump, Branching, Limits, SearchConfig, Strategy};
 use csp_sudoku::{Contender, ModelKind, PerOrder, SolveReport, default_contenders, summarise};
 
 use crate::args::parse_seconds;
 use crate::chart;
-use crate::comparison::{CompareFormat, Labels, RowWriter, svg_error};
+use crate::comparison::{CompareFormat, Labels, Needs, RowWriter, fitting, svg_error};
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED, usage, written};
 use crate::input::{self, Input, InputArgs, NumberedPuzzle, Puzzles};
 use crate::interrupt;
@@ -49,6 +49,16 @@ pub struct CompareArgs {
         allow_negative_numbers = true
     )]
     branching: Branching,
+    /// Backjumping for every contender: none, bj or cbj (see `csp sudoku solve --help`);
+    /// contenders are then named `model:var/value/inference+cbj`, and those under mac are
+    /// left out of the default field. Not with `--branching places`. Default: none.
+    #[arg(
+        long,
+        default_value = "none",
+        value_name = "KIND",
+        allow_negative_numbers = true
+    )]
+    backjump: Backjump,
     /// Node limit per puzzle and strategy, so that hopeless combinations end.
     #[arg(long, default_value_t = 100_000, value_name = "N", value_parser = crate::args::parse_whole, allow_hyphen_values = true)]
     node_limit: u64,
@@ -66,32 +76,40 @@ pub struct CompareArgs {
     jobs: usize,
 }
 
-/// The contenders, as [`field`] makes them. Branching on places needs inference: a
-/// contender without it is a usage error when the strategies were given, and is left out
-/// of the default field, with a note.
+/// The contenders, as [`field`] makes them. Branching on places needs inference, and
+/// backjumping needs none or fc: a contender without what the flag needs is a usage error
+/// when the strategies were given, and is left out of the default field, with a note.
 fn contenders(args: &CompareArgs) -> Result<Vec<Contender>, CliError> {
-    let mut field = field(args)?;
-    if args.branching != Branching::Places {
-        return Ok(field);
-    }
-    let blind = |c: &Contender| c.strategy.inference == csp_core::Inference::None;
-    if let Some(c) = field
-        .iter()
-        .find(|c| blind(c))
-        .filter(|_| !args.strategies.is_empty())
-    {
+    let field = field(args)?;
+    let backjumping = args.backjump != Backjump::None;
+    if backjumping && args.branching == Branching::Places {
         return Err(usage(format!(
-            "--branching places needs inference fc or mac (the contender {} has none)",
-            c.label()
+            "--backjump {} branches on variables only, not with --branching places",
+            args.backjump
         )));
     }
-    let before = field.len();
-    field.retain(|c| !blind(c));
-    if field.len() < before {
-        note!(
-            "--branching places: the {} contenders without inference are left out (it needs fc or mac)",
-            before - field.len()
-        );
+    let chosen = !args.strategies.is_empty();
+    let name = |c: &Contender| format!("the contender {}", c.label());
+    if args.branching == Branching::Places {
+        let blind = |c: &Contender| c.strategy.inference == csp_core::Inference::None;
+        let rule = Needs {
+            flag: "--branching places",
+            needs: "fc or mac",
+            has: "has none",
+            which: "contenders without inference",
+        };
+        return fitting(field, chosen, blind, name, rule);
+    }
+    if backjumping {
+        let mac = |c: &Contender| c.strategy.inference == csp_core::Inference::Mac;
+        let flag = format!("--backjump {}", args.backjump);
+        let rule = Needs {
+            flag: &flag,
+            needs: "none or fc",
+            has: "has mac",
+            which: "contenders under mac",
+        };
+        return fitting(field, chosen, mac, name, rule);
     }
     Ok(field)
 }
@@ -156,7 +174,11 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         None => None,
     };
     let batch = Batch::new(args.jobs)?;
-    let names = field.iter().map(Contender::label).collect::<Vec<_>>();
+    let label = |c: &Contender| match args.backjump {
+        Backjump::None => c.label(),
+        backjump => format!("{}+{backjump}", c.label()),
+    };
+    let names = field.iter().map(label).collect::<Vec<_>>();
     let start = RowWriter::start(
         std::io::stdout().lock(),
         args.format,
@@ -176,6 +198,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         let config = SearchConfig {
             strategy: contender.strategy,
             branching: args.branching,
+            backjump: args.backjump,
             limits: Limits {
                 nodes: Some(args.node_limit),
                 time: Some(args.timeout),
@@ -202,7 +225,8 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
                 Ok(())
             },
         )?;
-        let summary = summarise(contender, &reports);
+        let mut summary = summarise(contender, &reports);
+        summary.contender = label(contender);
         log::info!(
             "{}: {} of {} solved",
             summary.contender,

@@ -51,6 +51,11 @@ struct CountLine {
     /// Decisions on the places of a value (with branching on places).
     #[serde(skip_serializing_if = "is_zero")]
     place_decisions: u64,
+    /// Backjumps, and the levels they went over (with `--backjump`).
+    #[serde(skip_serializing_if = "is_zero")]
+    backjumps: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    levels_skipped: u64,
     elapsed_ms: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
@@ -132,6 +137,8 @@ fn write_count(
                     backtracks: r.stats.backtracks,
                     restarts: r.stats.restarts,
                     place_decisions: r.stats.place_decisions,
+                    backjumps: r.stats.backjumps,
+                    levels_skipped: r.stats.levels_skipped,
                     elapsed_ms: r.stats.elapsed.as_secs_f64() * 1000.0,
                     error: r.limit.map(|l| l.to_string()),
                 },
@@ -143,6 +150,8 @@ fn write_count(
                     backtracks: 0,
                     restarts: 0,
                     place_decisions: 0,
+                    backjumps: 0,
+                    levels_skipped: 0,
                     elapsed_ms: 0.0,
                     error: Some(e.to_string()),
                 },

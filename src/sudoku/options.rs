@@ -4,10 +4,10 @@
 use std::io::Write;
 
 use clap::{Args, ValueEnum};
-use csp_core::Strength;
+use csp_core::{Backjump, Branching, Strength};
 use csp_sudoku::{Grid, ModelKind, PerOrder};
 
-use crate::args::{LimitArgs, StrategyArgs, parse_restarts};
+use crate::args::{LimitArgs, StrategyArgs, checked, parse_restarts};
 use crate::error::{CliError, usage};
 
 /// The model flags.
@@ -89,10 +89,17 @@ impl SearchArgs {
         if let Some(text) = &self.restarts {
             config.restarts = parse_restarts(text).map_err(usage)?;
         }
+        let config = checked(config)?;
+        // Backjumping branches on variables: not on places, the default from 25x25 up.
+        let backjumping = config.backjump != Backjump::None;
+        let branching = self
+            .strategy
+            .branching
+            .or(backjumping.then_some(Branching::Variables));
         Ok(PerOrder::new(config)
             .kind(kind)
             .locked(locked)
-            .branching(self.strategy.branching))
+            .branching(branching))
     }
 }
 

@@ -338,6 +338,15 @@ impl Solver<'_> {
         }
     }
 
+    /// The objective's variable once a bound is in force (backjumping blames what limits
+    /// its domain when a level ends).
+    pub(super) fn objective_var(&self) -> Option<VarId> {
+        self.bound
+            .as_ref()
+            .filter(|b| b.window != Window::ANY)
+            .map(|b| b.var)
+    }
+
     /// For the compiled forward-checking loop (one word per domain at `base`): the
     /// objective's variable and the bits of its word within the bound, once there is a
     /// bound.

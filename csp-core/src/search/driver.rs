@@ -32,6 +32,9 @@ impl Solver<'_> {
     /// Runs the search to the next solution, exhaustion or limit.
     pub(super) fn advance(&mut self) -> Step {
         let step = self.advance_inner();
+        if let (Step::Limit(_), true) = (&step, self.plan.observed) {
+            self.trace_left_open();
+        }
         if let Some(start) = self.started {
             self.stats.elapsed = start.elapsed();
         }
@@ -73,7 +76,11 @@ impl Solver<'_> {
                     self.assign_forced_run();
                 }
                 if self.state.num_unassigned == 0 {
-                    if self.complete_assignment_holds() {
+                    let holds = self.complete_assignment_holds();
+                    if self.plan.observed {
+                        self.observe_complete_assignment(holds);
+                    }
+                    if holds {
                         self.stats.solutions += 1;
                         return Step::Solution;
                     }
@@ -127,6 +134,7 @@ impl Solver<'_> {
                 continue;
             }
             match self.next_value_in_bound() {
+                None if self.plan.observed => self.observe_exhausted_frame(),
                 None => self.state.pop_frame(),
                 Some(value) => {
                     // A frame on places has just moved on to its next variable.

@@ -12,7 +12,10 @@
 //! - [`restarts`] with the nogoods they record, [`probing`], [`places`],
 //!   [`forced_runs`] and the [`compiled_fc`] loop;
 //! - [`branch_and_bound`]: optimisation, a bound on the objective that each solution
-//!   tightens.
+//!   tightens;
+//! - [`backjump`]: BJ and CBJ (Prosser 1993), conflict sets as bitsets of levels;
+//! - [`tracing`]: the search tree, node by node, for a [`crate::Trace`]; [`hooks`]: where
+//!   the loop calls backjumping and traces.
 //!
 //! Propagation itself (queues, fixpoint) is [`crate::propagation`]'s engine.
 
@@ -22,7 +25,7 @@ use std::time::Instant;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::config::{ConfigError, Inference, SearchConfig};
+use crate::config::{Backjump, ConfigError, Inference, SearchConfig};
 use crate::model::Model;
 use crate::network::Network;
 use crate::propagation::Propagator;
@@ -31,11 +34,13 @@ use crate::stats::{Count, LimitKind, Outcome, Stats};
 use crate::store::{MAX_WORDS, Mark, Store};
 use crate::var::VarId;
 
+mod backjump;
 mod branch_and_bound;
 mod compiled_fc;
 mod driver;
 mod forced_runs;
 mod frame;
+mod hooks;
 mod inference;
 mod places;
 mod plan;
@@ -44,6 +49,7 @@ mod recompute;
 mod restarts;
 mod root;
 mod state;
+mod tracing;
 mod value_order;
 mod var_order;
 mod weights;
@@ -51,12 +57,14 @@ mod weights;
 #[cfg(test)]
 mod tests;
 
+use backjump::Backjumping;
 use branch_and_bound::BranchAndBound;
 pub use branch_and_bound::Optimum;
 use driver::{Phase, Step, clock_hit};
 use plan::SearchPlan;
 use restarts::RunCounter;
 use state::SearchState;
+use tracing::TraceRecorder;
 use value_order::lcv::Lcv;
 use var_order::mrv_degree::UnassignedDegrees;
 use weights::FailureWeights;
@@ -104,6 +112,11 @@ pub struct Solver<'m> {
     check_values: Vec<i32>,
     /// The objective's bound and best solution, once [`Solver::optimize`] has begun.
     bound: Option<BranchAndBound>,
+    /// Conflict sets, under backjumping (boxed, as the tracer: most searches have neither,
+    /// and a small solver is cheaper to make and move).
+    backjump: Option<Box<Backjumping>>,
+    /// Where the nodes go, when traced.
+    tracer: Option<Box<TraceRecorder>>,
 }
 
 impl<'m> Solver<'m> {
@@ -111,15 +124,15 @@ impl<'m> Solver<'m> {
     ///
     /// The time limit and the reported `elapsed` time count from here: compiling a large
     /// model is part of the run.
-    pub fn new(model: &'m Model, config: SearchConfig) -> Result<Solver<'m>, ConfigError> {
+    pub fn new(model: &'m Model, mut config: SearchConfig) -> Result<Solver<'m>, ConfigError> {
         let created = Instant::now();
-        if config.probing && config.strategy.inference != Inference::Mac {
-            return Err(ConfigError::ProbingWithoutMac(config.strategy.inference));
-        }
-        if let Some(policy) = config.restarts.filter(|policy| !policy.grows()) {
-            return Err(ConfigError::RestartsDoNotGrow(policy.to_string()));
-        }
+        config.check()?;
         store_fits(model.vars().map(|v| model.domain(v).num_words()).sum())?;
+        let backjump = Backjumping::new(&config, model.num_vars())?;
+        if config.backjump != Backjump::None {
+            // A jump undoes several levels at once, to the lowest one's mark.
+            config.max_trail = usize::MAX;
+        }
         // Compiling a model of millions of constraints takes seconds: the limits hold there.
         let mut expired = || clock_hit(&config.limits, Some(created)).is_some();
         let (network, stopped) = match Network::of_until(model, &mut expired) {
@@ -156,6 +169,11 @@ impl<'m> Solver<'m> {
             created,
             check_values: Vec::with_capacity(network.max_arity),
             bound: None,
+            backjump,
+            tracer: config
+                .trace
+                .clone()
+                .map(|trace| Box::new(TraceRecorder::new(trace))),
             store,
             plan,
             config,

@@ -10,7 +10,7 @@
 
 use super::places::Permutations;
 use super::var_order::VarSelection;
-use crate::config::{Branching, Inference, SearchConfig, TieBreak, ValueOrder, VarOrder};
+use crate::config::{Backjump, Branching, Inference, SearchConfig, TieBreak, ValueOrder, VarOrder};
 use crate::model::Model;
 use crate::network::Network;
 use crate::store::Store;
@@ -31,6 +31,10 @@ pub(super) struct SearchPlan {
     /// Whether complete assignments must be re-checked by the propagators (some
     /// propagator's pruning may be incomplete).
     pub(super) final_check: bool,
+    /// Backjumping or a trace follows the search ([`super::hooks`]): the loop calls their
+    /// hooks, and the two fast paths step aside (they make the same nodes, without the
+    /// hooks).
+    pub(super) observed: bool,
     /// Every how many nodes (a power of two) the clock and the cancel flag are read: 256,
     /// or 1 on a store of 2^16 words or more, where a node visits thousands of words
     /// (30,000 for 10,000 queens) and 256 of them would overrun a time limit by a
@@ -55,7 +59,10 @@ impl SearchPlan {
             _ => VarSelection::General,
         };
         let mac = strategy.inference == Inference::Mac;
+        // Backjumping and traces follow each node through the general loop.
+        let observed = config.backjump != Backjump::None || config.trace.is_some();
         let forced_runs = mac
+            && !observed
             && matches!(selection, VarSelection::Smallest | VarSelection::SmallestWeighted)
             && matches!(strategy.value_order, ValueOrder::Asc | ValueOrder::Desc)
             && config.restarts.is_none();
@@ -66,6 +73,7 @@ impl SearchPlan {
             _ => false,
         };
         let compiled_fc = network.compiled_fc.is_some()
+            && !observed
             && !network.final_check
             && compiled_order
             && strategy.inference == Inference::Fc
@@ -86,6 +94,7 @@ impl SearchPlan {
             compiled_fc,
             permutations,
             final_check: network.final_check,
+            observed,
             clock_every: if store.num_words() >= 1 << 16 { 1 } else { 256 },
         }
     }

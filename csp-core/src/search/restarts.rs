@@ -17,6 +17,14 @@ pub(super) struct RunCounter {
     start_nodes: u64,
 }
 
+impl RunCounter {
+    /// The run the search is in: 0 before the first restart.
+    #[inline]
+    pub(super) fn run(&self) -> u32 {
+        self.run
+    }
+}
+
 impl Solver<'_> {
     /// Whether the current run has reached its cutoff (and the nogood store has room).
     #[inline]
@@ -34,6 +42,7 @@ impl Solver<'_> {
     /// subtree the run finished becomes a nogood, propagated at the root. Returns `false`
     /// if that leaves no solution.
     pub(super) fn restart(&mut self) -> bool {
+        self.trace_left_open();
         let (path, finished) = if self.levels_dropped() {
             self.summarise_dropped_run()
         } else {

@@ -66,6 +66,7 @@ impl FailureWeights {
 impl Solver<'_> {
     /// Weighs the constraint that just failed, before the failure is undone.
     pub(super) fn blame(&mut self, failure: Failure) {
+        self.backjump_note_failure(failure);
         let decision = self.state.frames.last().map(|f| f.var);
         self.weights.on_failure(
             failure,

@@ -623,6 +623,31 @@ impl Store {
         self.dropped + self.trail.len()
     }
 
+    /// Calls `changed(v)` for the variable of each change recorded since `mark` (which must
+    /// not lie below [`Store::floor`]): once per record, so a variable may come more than
+    /// once. Backjumping reads which domains a node's forward checking pruned this way.
+    pub(crate) fn for_each_changed_since(&self, mark: Mark, mut changed: impl FnMut(usize)) {
+        let vars = self.size.len();
+        for entry in &self.trail[mark - self.dropped..] {
+            match entry.word {
+                line::LINE_MASK => {
+                    // A line record: its variables are group `old_size`'s masked ones.
+                    let first = entry.old_size as usize * 64;
+                    let mut rest = entry.old_bits;
+                    while rest != 0 {
+                        changed(first + rest.trailing_zeros() as usize);
+                        rest &= rest - 1;
+                    }
+                }
+                line::LINE_HEAD => {}
+                word => changed(match self.layout {
+                    Layout::ByVariable => self.owner[word as usize] as usize,
+                    Layout::ByWord { .. } => word as usize % vars,
+                }),
+            }
+        }
+    }
+
     /// Restores every domain as it was at `mark`, which must not lie below
     /// [`Store::floor`].
     pub(crate) fn undo_to(&mut self, mark: Mark) {

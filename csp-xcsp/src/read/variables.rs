@@ -11,7 +11,7 @@ use crate::limits::MAX_VARIABLES;
 use crate::xml::Node;
 
 /// The widest span a domain may have (`max - min + 1`): csp-core's limit.
-const MAX_SPAN: i64 = 1 << 26;
+const MAX_SPAN: i64 = csp_core::MAX_DOMAIN_SPAN;
 
 /// A domain may always span this many values; beyond, at most [`BITS_PER_VALUE`] times its
 /// number of values.

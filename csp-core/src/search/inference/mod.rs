@@ -21,7 +21,11 @@ impl Solver<'_> {
         top.open = true;
         let level = self.state.frames.len() - 1;
         self.note_decision(level);
-        self.decide(var, value, level)
+        let ok = self.decide(var, value, level);
+        if self.plan.observed {
+            self.observe_node(var, value, level, ok);
+        }
+        ok
     }
 
     /// The decision `var = value` at `level` and its inference, without the node's
