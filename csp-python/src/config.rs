@@ -25,6 +25,7 @@ pub(crate) const OPTIONS: &[&str] = &[
     "branching",      // "variables" or "places"
     "max_trail",      // undo records kept
     "backjump",       // "none", "bj" or "cbj" (inference none or fc)
+    "last_conflict",  // K: last-conflict reasoning over the last K conflict variables
 ];
 
 /// A strategy from its `var/value/inference` name.
@@ -86,6 +87,9 @@ pub(crate) fn apply_options(
             "branching" => config.branching = name::<Branching>(&value, &key)?,
             "max_trail" => config.max_trail = usize::try_from(whole(&value, &key)?).map_err(value_error)?,
             "backjump" => config.backjump = name::<Backjump>(&value, &key)?,
+            "last_conflict" => {
+                config.last_conflict = u32::try_from(whole(&value, &key)?).map_err(value_error)?
+            }
             _ => return Err(unknown(&key)),
         }
     }

@@ -54,10 +54,19 @@ def test_every_option_of_the_search_configuration():
     counts = set()
     for options in ({"tie_break": "random", "seed": 3}, {"restarts": "luby:10"}, {"restarts": "geometric:5:1.5"},
                     {"probing": True}, {"branching": "places"}, {"max_trail": 64}, {"time_limit": 60},
-                    {"node_limit": None}):
+                    {"node_limit": None}, {"last_conflict": 2}, {"restarts": "luby:10", "last_conflict": 1}):
         strategy = "dom-wdeg/random/mac" if options.get("probing") else "mrv/asc/fc"
         counts.add(csp.Solver(m, strategy, **options).count())
     assert counts == {92}
+
+
+def test_every_variable_and_value_order_counts_alike():
+    m = queens(6)
+    for var in ("dom-wdeg-all", "wdeg-cacd", "chs", "frb-dom", "frba-dom", "pick-dom", "activity", "impact",
+                "run-robin"):
+        for value in ("asc", "saved"):
+            restarts = "geometric:10:1.5" if var == "run-robin" else None
+            assert csp.Solver(m, f"{var}/{value}/mac", restarts=restarts).count() == 4, (var, value)
 
 
 def test_backjumping_counts_the_same_and_reports_its_jumps():
