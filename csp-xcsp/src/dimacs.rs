@@ -125,6 +125,7 @@ impl Graph {
             position: Position::default(),
             message: format!("{colours} colours: {e}"),
         })?;
+        model.reserve_vars(self.vertices, names_length(self.vertices));
         let vars: Vec<VarId> = (1..=self.vertices)
             .map(|i| model.add_named_var(format!("v{i}"), domain.clone()))
             .collect();
@@ -173,6 +174,17 @@ impl Graph {
     }
 }
 
+/// The bytes of the names `v1` .. `vN` together: one `v` each and the digits of 1..=N.
+fn names_length(vertices: usize) -> usize {
+    let digits: usize = (1..=vertices.max(1).ilog10() + 1)
+        .map(|d| {
+            let first = 10usize.pow(d - 1);
+            vertices.min(first * 10 - 1).saturating_sub(first - 1) * d as usize
+        })
+        .sum();
+    vertices + digits
+}
+
 /// Reads a DIMACS file and builds its K-colouring CSP.
 pub fn read(path: impl AsRef<Path>, colours: u32) -> Result<Model> {
     read_with(path, colours, &ReadLimits::default())
@@ -191,6 +203,15 @@ pub fn read_with(path: impl AsRef<Path>, colours: u32, limits: &ReadLimits) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_length_counts_every_name() {
+        let mut total = 0;
+        for n in 0..=12_000 {
+            assert_eq!(names_length(n), total, "{n} vertices");
+            total += format!("v{}", n + 1).len();
+        }
+    }
 
     #[test]
     fn mycielski_sizes() {

@@ -57,6 +57,8 @@ pub(crate) type PairRelations = BTreeMap<(VarId, VarId), Vec<(Relation, bool)>>;
 #[derive(Clone, Default)]
 pub struct Model {
     vars: Arc<VarTable>,
+    /// The givens, by variable: empty until the first one (a model of millions of
+    /// variables and no givens pays nothing for them), then one entry per variable.
     fixed: Vec<Option<i32>>,
     /// Values ruled out before search (unary `x != v`), like givens specific to one use.
     excluded: Vec<(VarId, i32)>,
@@ -101,12 +103,24 @@ impl Model {
         self.push_var(|text| text.push_str(&name), domain)
     }
 
+    /// Makes room for `count` more variables whose names take `name_bytes` in all, so that
+    /// a model of millions of variables keeps no spare capacity (vectors grown by doubling
+    /// would hold up to twice what they need).
+    pub fn reserve_vars(&mut self, count: usize, name_bytes: usize) {
+        Arc::make_mut(&mut self.vars).reserve(count, name_bytes);
+        if !self.fixed.is_empty() {
+            self.fixed.reserve_exact(count);
+        }
+    }
+
     fn push_var(&mut self, write_name: impl FnOnce(&mut String), domain: Domain) -> VarId {
         self.compiled = OnceLock::new();
         self.at_fixpoint = false;
         let id = VarId(self.num_vars() as u32);
         Arc::make_mut(&mut self.vars).push_with(write_name, domain);
-        self.fixed.push(None);
+        if !self.fixed.is_empty() {
+            self.fixed.push(None);
+        }
         id
     }
 
@@ -129,6 +143,9 @@ impl Model {
                 index: var.index(),
                 value,
             });
+        }
+        if self.fixed.is_empty() {
+            self.fixed = vec![None; self.num_vars()];
         }
         self.fixed[var.index()] = Some(value);
         self.at_fixpoint = false;
@@ -223,7 +240,9 @@ impl Model {
     /// Removes a given.
     pub fn unfix(&mut self, var: VarId) -> Result<(), ModelError> {
         self.check_var(var)?;
-        self.fixed[var.index()] = None;
+        if let Some(given) = self.fixed.get_mut(var.index()) {
+            *given = None;
+        }
         self.at_fixpoint = false;
         Ok(())
     }
@@ -290,7 +309,7 @@ impl Model {
 
     /// The given value of `var`, if it is fixed.
     pub fn fixed(&self, var: VarId) -> Option<i32> {
-        self.fixed[var.index()]
+        self.fixed.get(var.index()).copied().flatten()
     }
 
     /// The binary constraints in posting order.

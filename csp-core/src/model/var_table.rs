@@ -33,6 +33,13 @@ impl VarTable {
         self.domain_of.push(self.domains.len() as u32 - 1);
     }
 
+    /// Room for `count` more variables whose names take `name_bytes` in all.
+    pub(super) fn reserve(&mut self, count: usize, name_bytes: usize) {
+        self.text.reserve_exact(name_bytes);
+        self.name_ends.reserve_exact(count);
+        self.domain_of.reserve_exact(count);
+    }
+
     pub(super) fn len(&self) -> usize {
         self.domain_of.len()
     }

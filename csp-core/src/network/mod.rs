@@ -43,8 +43,9 @@ pub(crate) struct Network {
     pub(crate) initial: Option<Store>,
     /// Each propagator's scheduling rules.
     pub(crate) prop_flags: Vec<PropFlags>,
-    /// Each variable's number of constraints: its weighted degree before any failure.
-    pub(crate) degrees: Vec<u64>,
+    /// Each variable's number of constraints, or nothing when no variable has any (a
+    /// graph of isolated vertices pays nothing for them).
+    degrees: Vec<u32>,
     /// The most variables of one propagator.
     pub(crate) max_arity: usize,
     /// Whether some propagator's pruning may be incomplete (see `Propagator::prunes_exactly`).
@@ -151,16 +152,20 @@ impl Network {
                     .filter(|w| flags[w.prop as usize].wake.on_fixed())
             })),
         };
-        let degrees = (0..n)
-            .map(|v| (adjacency.row(v).len() + watches.row(v).len()) as u64)
-            .collect();
+        let degrees = if adjacency.total() + watches.total() == 0 {
+            Vec::new()
+        } else {
+            (0..n)
+                .map(|v| (adjacency.row(v).len() + watches.row(v).len()) as u32)
+                .collect()
+        };
         let props = model.propagators();
         // The initial domains serve the compiled steps of binary arcs, the compiled loop
         // (a model of binary arcs alone) and the copy kept for small models. A large model
         // of n-ary constraints alone (n-queens by all-different) needs none of them: its
         // store is built once, for the search.
         let words: usize = model.vars().map(|v| model.domain(v).num_words()).sum();
-        let initial = (words < KEEP_INITIAL_WORDS || props.is_empty() || !adjacency.items.is_empty())
+        let initial = (words < KEEP_INITIAL_WORDS || props.is_empty() || adjacency.total() > 0)
             .then(|| initial_store(model));
         if expired() {
             return None;
@@ -169,8 +174,8 @@ impl Network {
         let mut fc = Vec::new();
         let mut fc_back = Vec::new();
         if let Some(initial) = &initial {
-            fc.reserve_exact(adjacency.items.len());
-            fc_back.reserve_exact(adjacency.items.len());
+            fc.reserve_exact(adjacency.total());
+            fc_back.reserve_exact(adjacency.total());
             for v in 0..n {
                 if v % 4096 == 4095 && expired() {
                     return None;
@@ -181,19 +186,13 @@ impl Network {
                 }
             }
         }
-        let fc = Rows {
-            start: adjacency.start.clone(),
-            items: fc,
-        };
-        let fc_back = Rows {
-            start: adjacency.start.clone(),
-            items: fc_back,
-        };
+        let fc = Rows::with_layout_of(&adjacency, fc);
+        let fc_back = Rows::with_layout_of(&adjacency, fc_back);
         let compiled_fc = (props.is_empty()
             && initial
                 .as_ref()
                 .is_some_and(|initial| initial.uniform_words().is_some())
-            && fc.items.iter().all(|step| step.word != FcStep::GENERAL))
+            && fc.items().iter().all(|step| step.word != FcStep::GENERAL))
         .then(|| NeighbourSets::build(&adjacency))
         .flatten();
         Some(Network {
@@ -214,6 +213,19 @@ impl Network {
 }
 
 impl Network {
+    /// The number of variables.
+    pub(crate) fn num_vars(&self) -> usize {
+        self.adjacency.num_rows()
+    }
+
+    /// Each variable's number of constraints: its weighted degree before any failure.
+    pub(crate) fn degrees(&self) -> Vec<u64> {
+        if self.degrees.is_empty() {
+            return vec![0; self.num_vars()];
+        }
+        self.degrees.iter().map(|&d| u64::from(d)).collect()
+    }
+
     /// The network of `model`, compiled on first use and shared by its clones.
     pub(crate) fn of(model: &Model) -> Arc<Network> {
         model.compiled(Network::build)

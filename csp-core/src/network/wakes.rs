@@ -35,9 +35,8 @@ impl Wakes {
     /// both found with one look at the row starts.
     #[inline]
     pub(crate) fn on_change(&self, var: usize) -> [&[u32]; 2] {
-        let start = &self.on_change.start[2 * var..2 * var + 3];
-        let (fast, slow) = self.on_change.items[start[0] as usize..start[2] as usize]
-            .split_at((start[1] - start[0]) as usize);
+        let (both, slow_at) = self.on_change.two_rows(2 * var);
+        let (fast, slow) = both.split_at(slow_at);
         [fast, slow]
     }
 }

@@ -158,7 +158,7 @@ impl<'m> Solver<'m> {
         Ok(Solver {
             model,
             props: model.propagators(),
-            state: SearchState::new(n),
+            state: SearchState::new(n, n - model.vars().filter(|&v| model.fixed(v).is_some()).count()),
             engine,
             weights: FailureWeights::new(&network, config.strategy.var_order, orders.scopes.as_ref()),
             orders,

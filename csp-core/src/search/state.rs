@@ -23,7 +23,9 @@ pub(super) struct SearchState {
 }
 
 impl SearchState {
-    pub(super) fn new(n: usize) -> SearchState {
+    /// The state of `n` variables, room for a frame for each of the `free` ones (those
+    /// without a given): search makes no more.
+    pub(super) fn new(n: usize, free: usize) -> SearchState {
         let mut open_vars = vec![0; n.div_ceil(64).max(1)];
         for i in 0..n {
             open_vars[i / 64] |= 1 << (i % 64);
@@ -34,7 +36,7 @@ impl SearchState {
             num_unassigned: n,
             open_vars,
             settled: 0,
-            frames: Vec::with_capacity(n),
+            frames: Vec::with_capacity(free),
             value_stack: Vec::new(),
         }
     }

@@ -53,7 +53,7 @@ impl FailureWeights {
         };
         match (rule, scopes) {
             (WeightRule::Unassigned, Some(scopes)) => FailureWeights {
-                var_weight: (0..network.degrees.len())
+                var_weight: (0..network.num_vars())
                     .map(|v| {
                         let row = scopes.of_var.row(v);
                         row.iter()
@@ -65,7 +65,7 @@ impl FailureWeights {
                 constraint_weight: vec![1; scopes.unassigned.len()],
             },
             _ => FailureWeights {
-                var_weight: network.degrees.clone(),
+                var_weight: network.degrees(),
                 rule,
                 constraint_weight: Vec::new(),
             },

@@ -88,10 +88,11 @@ pub(crate) struct Store {
     words: Words,
     layout: Layout,
     /// By variable: `word_start[v]..word_start[v + 1]` are the words of variable `v`.
-    /// Empty by word.
+    /// Empty by word, and by variable when every variable has one word, word `v` being
+    /// variable `v`'s (most models): four bytes a variable saved on millions of them.
     word_start: Vec<u32>,
     /// By variable: the variable each word belongs to. Empty by word, where word `w`
-    /// belongs to variable `w % vars`.
+    /// belongs to variable `w % vars`, and with `word_start`, where it belongs to `w`.
     owner: Vec<u32>,
     /// The value that bit 0 of a variable's first word stands for.
     base: Vec<i32>,
@@ -178,6 +179,10 @@ impl Store {
                 }
                 store.words = Words::from(heap);
                 let one_word_each = store.word_start.iter().enumerate().all(|(v, &w)| w as usize == v);
+                if one_word_each && vars > 0 {
+                    store.word_start = Vec::new();
+                    store.owner = Vec::new();
+                }
                 let first = store.base.first().copied();
                 if one_word_each && store.base.iter().all(|&b| Some(b) == first) {
                     store.uniform = first;
@@ -211,14 +216,7 @@ impl Store {
     #[inline(always)]
     fn span(&self, v: usize) -> Span {
         match self.layout {
-            Layout::ByVariable => {
-                let start = self.word_start[v] as usize;
-                Span {
-                    start,
-                    width: self.word_start[v + 1] as usize - start,
-                    stride: 1,
-                }
-            }
+            Layout::ByVariable => span_by_variable(&self.word_start, v),
             Layout::ByWord { width } => Span {
                 start: v,
                 width: width as usize,
@@ -419,14 +417,7 @@ impl Store {
         match self.layout {
             Layout::ByVariable => {
                 let word_start = &self.word_start;
-                let span = |v: usize| {
-                    let start = word_start[v] as usize;
-                    Span {
-                        start,
-                        width: word_start[v + 1] as usize - start,
-                        stride: 1,
-                    }
-                };
+                let span = |v: usize| span_by_variable(word_start, v);
                 parts.remove(vars, open_block, except, span, value_of, known, removed)
             }
             Layout::ByWord { width } => {
@@ -641,7 +632,7 @@ impl Store {
                 }
                 line::LINE_HEAD => {}
                 word => changed(match self.layout {
-                    Layout::ByVariable => self.owner[word as usize] as usize,
+                    Layout::ByVariable => owner_by_variable(&self.owner, word as usize),
                     Layout::ByWord { .. } => word as usize % vars,
                 }),
             }
@@ -668,6 +659,29 @@ impl Store {
     }
 }
 
+/// Where variable `v`'s words are by variable (`word_start` as [`Store`] keeps it).
+#[inline(always)]
+fn span_by_variable(word_start: &[u32], v: usize) -> Span {
+    match word_start.get(v..v + 2) {
+        Some(&[start, end]) => Span {
+            start: start as usize,
+            width: (end - start) as usize,
+            stride: 1,
+        },
+        _ => Span {
+            start: v,
+            width: 1,
+            stride: 1,
+        },
+    }
+}
+
+/// The variable whose domain word `word` is, by variable (`owner` as [`Store`] keeps it).
+#[inline(always)]
+fn owner_by_variable(owner: &[u32], word: usize) -> usize {
+    owner.get(word).map_or(word, |&v| v as usize)
+}
+
 /// Undoes `entries`, the last first, on a store's `words` and `size` in `layout`
 /// (`owner` as [`Store`] keeps it).
 fn undo_entries(entries: &[TrailEntry], layout: Layout, owner: &[u32], words: &mut [u64], size: &mut [u32]) {
@@ -676,7 +690,7 @@ fn undo_entries(entries: &[TrailEntry], layout: Layout, owner: &[u32], words: &m
             for entry in entries.iter().rev() {
                 debug_assert!(entry.word < line::FIRST_TAG, "lines only by word");
                 words[entry.word as usize] = entry.old_bits;
-                size[owner[entry.word as usize] as usize] = entry.old_size;
+                size[owner_by_variable(owner, entry.word as usize)] = entry.old_size;
             }
         }
         Layout::ByWord { .. } => {

@@ -119,6 +119,11 @@ impl<C: Oracle> Spec<C> {
 
     /// The model, every constraint posted.
     pub fn model(&self) -> Model {
+        self.try_model().expect("a valid constraint")
+    }
+
+    /// The model, or why posting a constraint was refused.
+    pub fn try_model(&self) -> Result<Model, ModelError> {
         let mut m = Model::new();
         let v: Vec<VarId> = self
             .domains
@@ -131,9 +136,9 @@ impl<C: Oracle> Spec<C> {
             }
         }
         for c in &self.cons {
-            c.post(&mut m, &v).expect("a valid constraint");
+            c.post(&mut m, &v)?;
         }
-        m
+        Ok(m)
     }
 
     /// Every assignment of the domains that the givens and the oracles accept, sorted.
