@@ -730,3 +730,126 @@ fn dimacs_lines_with_extra_fields_are_errors() {
         assert!(stderr(&out).contains("line "), "{name}: {}", stderr(&out));
     }
 }
+
+/// Runs `csp args` with a standard input that stays open and says nothing, and returns its
+/// output once it ends (within 60 s, or the test fails: a read that no limit stops). With
+/// `signal`, SIGTERM comes once csp runs: a signal before its handler is in place ends it
+/// at once, which is tried again later (a loaded machine starts programs slowly).
+#[cfg(unix)]
+fn with_silent_stdin(args: &[&str], signal: bool) -> std::process::Output {
+    if !signal {
+        return silent_stdin_run(args, None);
+    }
+    for ms in [300, 1_000, 3_000, 10_000] {
+        let out = silent_stdin_run(args, Some(std::time::Duration::from_millis(ms)));
+        if out.status.code().is_some() {
+            return out;
+        }
+    }
+    panic!("{args:?}: killed by SIGTERM before its handler was in place, four times");
+}
+
+#[cfg(unix)]
+fn silent_stdin_run(args: &[&str], signal_after: Option<std::time::Duration>) -> std::process::Output {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_csp"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let held = child.stdin.take();
+    if let Some(after) = signal_after {
+        std::thread::sleep(after);
+        let killed = std::process::Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+    }
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            std::time::Instant::now() < end,
+            "{args:?} still waits for its input"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    drop(held);
+    child.wait_with_output().unwrap()
+}
+
+/// L2 of the second adversarial run: the time limit and signals act while csp waits for
+/// standard input (or a FIFO) that sends nothing, and `-` gets its answer line as any file.
+#[cfg(unix)]
+#[test]
+fn the_time_limit_and_signals_act_while_input_waits() {
+    let out = with_silent_stdin(&["count", "-", "--timeout", "0.5"], false);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "0+ (time limit reached)");
+    let out = with_silent_stdin(&["count", "-"], true);
+    assert_eq!(code(&out), 143, "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "0+ (cancelled)");
+    // A FIFO that no one opens for writing: its opening waits as well.
+    let dir = TempDir::new("fifo-wait");
+    let fifo = dir.path("silent.xml");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let out = with_silent_stdin(&["count", &fifo, "--timeout", "0.5"], false);
+    assert_eq!(stdout(&out).trim(), "0+ (time limit reached)", "{}", stderr(&out));
+}
+
+/// L1 and D1 of the second adversarial run: `compare` reads each file under `--timeout`
+/// (a file not read in time gives its runs at the time limit), and a signal during the
+/// reading writes no record, so that `--resume` runs them later.
+#[cfg(unix)]
+#[test]
+fn compare_reads_under_its_timeout_and_a_signal_writes_no_record() {
+    let out = with_silent_stdin(
+        &[
+            "compare",
+            "-",
+            "--strategies",
+            "static/asc/fc,mrv/asc/fc",
+            "--timeout",
+            "0.5",
+            "--format",
+            "jsonl",
+        ],
+        false,
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let records = json_lines(&out);
+    assert_eq!(records.len(), 2, "{}", stdout(&out));
+    for r in &records {
+        assert_eq!(
+            (r["status"].as_str(), r["limit"].as_str()),
+            (Some("limit"), Some("time")),
+            "{r}"
+        );
+    }
+    let dir = TempDir::new("d1");
+    let log = dir.path("runs.jsonl");
+    let out = with_silent_stdin(
+        &[
+            "compare",
+            "-",
+            "--strategies",
+            "static/asc/fc",
+            "--format",
+            "jsonl",
+            "--resume",
+            &log,
+        ],
+        true,
+    );
+    assert_eq!(code(&out), 143, "{}", stderr(&out));
+    let written = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(written, "", "a cancelled reading leaves no record");
+}

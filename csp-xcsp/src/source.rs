@@ -4,6 +4,8 @@
 
 use std::io::{self, Read, Write};
 use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
 
 use crate::error::{Error, Position, Result};
 use crate::limits::{Budget, ReadLimits};
@@ -23,20 +25,31 @@ pub(crate) fn read_plain_text(path: &Path, limits: &ReadLimits) -> Result<String
 
 fn read_source(path: &Path, limits: &ReadLimits, xml: bool) -> Result<Vec<u8>> {
     let display = path.display().to_string();
+    let io_error = |source| Error::Io {
+        path: display.clone(),
+        source,
+    };
     let raw = if path.as_os_str() == "-" {
-        read_capped(&mut io::stdin().lock(), &display, limits)?
+        read_waiting(|| Ok(io::stdin()), &display, limits)?
     } else {
-        let mut file = std::fs::File::open(path).map_err(|source| Error::Io {
-            path: display.clone(),
-            source,
-        })?;
-        if file.metadata().is_ok_and(|m| m.is_dir()) {
-            return Err(Error::Io {
-                path: display,
-                source: io::Error::new(io::ErrorKind::IsADirectory, "it is a directory"),
-            });
+        match std::fs::metadata(path).map_err(io_error)? {
+            m if m.is_dir() => {
+                return Err(io_error(io::Error::new(
+                    io::ErrorKind::IsADirectory,
+                    "it is a directory",
+                )));
+            }
+            m if m.is_file() => read_capped(
+                &mut std::fs::File::open(path).map_err(io_error)?,
+                &display,
+                limits,
+            )?,
+            // A FIFO or a device can keep its opening, or a read, waiting for ever.
+            _ => {
+                let path = path.to_path_buf();
+                read_waiting(move || std::fs::File::open(path), &display, limits)?
+            }
         }
-        read_capped(&mut file, &display, limits)?
     };
     decompress(raw, &display, limits, xml)
 }
@@ -77,6 +90,73 @@ fn read_capped(input: &mut impl Read, path: &str, limits: &ReadLimits) -> Result
         source,
     })?;
     Ok(sink.out)
+}
+
+/// [`read_capped`] for an input whose opening or reads can wait for ever (standard input,
+/// a FIFO): a thread of its own opens and reads it and hands the chunks over, so that the time limit and the
+/// cancel flag act while nothing arrives. A thread still waiting when a limit is reached is
+/// left to end with its input or the process.
+fn read_waiting<R: Read>(
+    open: impl FnOnce() -> io::Result<R> + Send + 'static,
+    path: &str,
+    limits: &ReadLimits,
+) -> Result<Vec<u8>> {
+    let io_error = |source| Error::Io {
+        path: path.to_string(),
+        source,
+    };
+    // Two chunks in flight at most: the reader runs ahead by no more than that.
+    let (chunks, arrivals) = mpsc::sync_channel::<io::Result<Vec<u8>>>(2);
+    std::thread::Builder::new()
+        .name("csp-input".into())
+        .spawn(move || match open() {
+            Ok(input) => forward_chunks(input, &chunks),
+            Err(e) => {
+                let _ = chunks.send(Err(e));
+            }
+        })
+        .map_err(io_error)?;
+    let mut sink = Sink::new(path, limits, false);
+    loop {
+        limits.check()?;
+        match arrivals.recv_timeout(WAIT_SLICE) {
+            Ok(Ok(chunk)) if chunk.is_empty() => return Ok(sink.out),
+            Ok(Ok(chunk)) => {
+                if sink.write_all(&chunk).is_err() {
+                    return Err(sink.failure());
+                }
+            }
+            Ok(Err(e)) => return Err(io_error(e)),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(io_error(io::Error::other("the reading thread stopped")));
+            }
+        }
+    }
+}
+
+/// How long [`read_waiting`] waits for a chunk before it looks at the limits again.
+const WAIT_SLICE: Duration = Duration::from_millis(50);
+
+/// Sends `input`'s chunks to `chunks`, then an empty chunk at its end (or the error that
+/// ended it); stops when the receiver is gone.
+fn forward_chunks(mut input: impl Read, chunks: &mpsc::SyncSender<io::Result<Vec<u8>>>) {
+    loop {
+        let mut chunk = vec![0u8; 1 << 16];
+        match input.read(&mut chunk) {
+            Ok(n) => {
+                chunk.truncate(n);
+                if chunks.send(Ok(chunk)).is_err() || n == 0 {
+                    return;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                let _ = chunks.send(Err(e));
+                return;
+            }
+        }
+    }
 }
 
 /// Moves everything from `input` into `sink` a chunk at a time, so that the sink's limits

@@ -7,14 +7,14 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use csp_core::{Backjump, LimitKind, Limits, SearchConfig, Stats, Strategy, TieBreak};
 use csp_sudoku::{Status, Summary, summarise_runs};
 
 use super::record::{self, RecordSink, RunRecord, RunStatus};
-use super::{InstanceArgs, Loaded, load};
+use super::{InstanceArgs, LoadFailure, Loaded, load_within, read_limits};
 use crate::args::{parse_restarts, parse_seconds};
 use crate::comparison::{CompareFormat, Labels, Needs, fitting, svg_error, write_rows};
 use crate::error::usage;
@@ -274,20 +274,36 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     super::run_files(
         &paths,
         args.jobs,
-        |f| load(f, &args.instance),
+        // Reading and posting a file count against `--timeout` as a run's search does:
+        // each file has that long to be read, whatever its runs take after.
+        |f| {
+            load_within(
+                f,
+                &args.instance,
+                read_limits(&args.instance, Some(Instant::now() + args.timeout)),
+            )
+        },
         |_, result| {
             read.push(result);
             true
         },
     );
-    let mut loaded: Vec<Option<Result<Loaded, String>>> = (0..args.files.len()).map(|_| None).collect();
+    if crate::interrupt::requested() {
+        // A file whose reading a signal stopped (or that was never opened) has no result:
+        // no record is written, so that a resumed campaign runs it.
+        return Ok(EXIT_OK);
+    }
+    let mut loaded: Vec<Option<Result<Loaded, LoadFailure>>> = (0..args.files.len()).map(|_| None).collect();
     for (i, result) in needed.into_iter().zip(read) {
         if let Err(e) = &result {
-            note!("skipped: {e}");
+            note!("skipped: {}", e.message());
         }
         loaded[i] = Some(result);
     }
-    if !jsonl && !planned.is_empty() && loaded.iter().flatten().all(Result::is_err) {
+    let unreadable = |r: &Result<Loaded, LoadFailure>| {
+        matches!(r, Err(LoadFailure::Error(_) | LoadFailure::Unsupported(_)))
+    };
+    if !jsonl && !planned.is_empty() && loaded.iter().flatten().all(unreadable) {
         return Err(CliError::Failed("no readable instance".into()));
     }
     let record_of =
@@ -312,8 +328,16 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     for p in planned {
         match &loaded[p.file] {
             Some(Ok(_)) => runnable.push(p),
+            Some(Err(LoadFailure::Limit(kind))) => {
+                // The time limit ran out while reading: the run ended at its limit.
+                let r = record_of(&p, RunStatus::Limit, Some(*kind), Stats::default(), None);
+                if jsonl && !sink.write(&r)? {
+                    return Ok(EXIT_OK);
+                }
+                records.push(r);
+            }
             Some(Err(e)) if jsonl => {
-                let r = record_of(&p, RunStatus::Error, None, Stats::default(), Some(e.clone()));
+                let r = record_of(&p, RunStatus::Error, None, Stats::default(), Some(e.message()));
                 if !sink.write(&r)? {
                     return Ok(EXIT_OK);
                 }
@@ -401,7 +425,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
             .map_err(|source| svg_error(path, source))?;
     }
     // A file that could not be read is an instance not answered, as for `csp count`.
-    let skipped = loaded.iter().flatten().any(Result::is_err);
+    let skipped = loaded.iter().flatten().any(unreadable);
     Ok(if skipped { EXIT_UNSOLVED } else { EXIT_OK })
 }
 

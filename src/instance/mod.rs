@@ -374,11 +374,6 @@ pub fn load_within(path: &Path, args: &InstanceArgs, limits: ReadLimits) -> Resu
     Ok(Loaded::Xcsp(instance))
 }
 
-/// Reads an instance with no deadline (SIGINT/SIGTERM still stop it).
-pub fn load(path: &Path, args: &InstanceArgs) -> Result<Loaded, String> {
-    load_within(path, args, read_limits(args, None)).map_err(|e| e.message())
-}
-
 /// Checks up front that every file exists and is not a directory (`-` is standard input,
 /// once), and that `.col` files have `--colors`.
 pub fn check_inputs(files: &[PathBuf], args: &InstanceArgs) -> Result<(), CliError> {
