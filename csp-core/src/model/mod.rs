@@ -34,8 +34,9 @@ pub struct BinaryConstraint {
     pub relation: Relation,
 }
 
-/// Relations per unordered pair `(lo, hi)`; the flag is set when posted as `(hi, lo)`.
-pub(crate) type PairRelations = BTreeMap<(VarId, VarId), Vec<(Relation, bool)>>;
+/// Relations per unordered pair `(lo, hi)`; the flag is set when posted as `(hi, lo)`. Most
+/// pairs have one relation, kept in place: a vector would put it in a block of four.
+pub(crate) type PairRelations = BTreeMap<(VarId, VarId), SmallVec<[(Relation, bool); 1]>>;
 
 /// A constraint satisfaction problem: variables with finite domains, some fixed to
 /// a value (givens), binary constraints and n-ary propagators.

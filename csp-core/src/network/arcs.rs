@@ -38,8 +38,9 @@ pub(crate) enum ArcKind {
 #[derive(Clone)]
 pub(crate) struct Exclusions {
     pub(super) offsets: SmallVec<[i64; 4]>,
-    /// Bit `o + 64` for each offset `o`, when every offset lies in `-64..64`.
-    pub(super) pattern: Option<u128>,
+    /// Bit `o + 64` for each offset `o`, when every offset lies in `-64..64`, as (low,
+    /// high) words: a `u128` would align the whole arc to 16 bytes and pad it by a third.
+    pub(super) pattern: Option<[u64; 2]>,
 }
 
 impl Exclusions {
@@ -48,14 +49,18 @@ impl Exclusions {
         offsets.dedup();
         let pattern = offsets
             .iter()
-            .try_fold(0u128, |p, &o| (-64..64).contains(&o).then(|| p | 1 << (o + 64)));
+            .try_fold(0u128, |p, &o| (-64..64).contains(&o).then(|| p | 1 << (o + 64)))
+            .map(|p| [p as u64, (p >> 64) as u64]);
         Exclusions { offsets, pattern }
     }
 
     /// Removes the values `center + o` of `x`; returns how many were present.
     #[inline]
     fn remove_from(&self, x: VarId, center: i32, store: &mut Store) -> u32 {
-        store.remove_around(x, center, &self.offsets, self.pattern)
+        let pattern = self
+            .pattern
+            .map(|[low, high]| u128::from(low) | u128::from(high) << 64);
+        store.remove_around(x, center, &self.offsets, pattern)
     }
 }
 

@@ -68,7 +68,7 @@ impl FcStep {
                 word: word as u32,
                 base: store.base(other),
                 checks: offsets.len() as u32,
-                pattern: [*pattern as u64, (*pattern >> 64) as u64],
+                pattern: *pattern,
                 ..general
             },
             _ => general,

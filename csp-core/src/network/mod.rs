@@ -67,7 +67,7 @@ impl Network {
     /// compile, and a time limit covers the whole run.
     fn build_until(model: &Model, expired: &mut dyn FnMut() -> bool) -> Option<Network> {
         let n = model.num_vars();
-        let mut arcs = Vec::new();
+        let mut arcs = Vec::with_capacity(2 * model.pairs().len());
         // Each arc's two ends tagged with their variable, sorted into rows at the end: a
         // list per variable would cost more than the variable itself on a large sparse
         // graph.
