@@ -95,7 +95,7 @@ pub use memory::{
     BYTES_PER_DOMAIN_WORD, BYTES_PER_VARIABLE, MAX_MODEL_MEMORY, check_model_memory, domain_words,
     model_memory,
 };
-pub use model::{BinaryConstraint, Model, Objective};
+pub use model::{BinaryConstraint, MAX_CARDINALITY_PAIRS, Model, Objective};
 pub use propagation::{Ac3Report, Conflict, Event, Priority, PropagationContext, Propagator, Wake, ac3};
 pub use relation::{PairPredicate, Relation};
 pub use search::{Optimum, Solutions, Solver};
