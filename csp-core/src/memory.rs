@@ -12,13 +12,12 @@ use crate::config::ConfigError;
 
 /// What a search keeps per variable, besides its domain's words: the name and domain
 /// index of the model, the store's base and size, the network's rows, the heuristic's
-/// weights. Measured at about 86 bytes on one-word variables (`docs/performance.md`,
-/// "Limits and memory"), rounded up.
+/// weights: a measured figure, rounded up (`docs/performance.md`, "Limits and memory").
 pub const BYTES_PER_VARIABLE: u64 = 100;
 
 /// What a search keeps per 64-bit word of the initial domains: the store's word, the
-/// copy of the root domains it restarts from, and the index of the word's owner. Measured
-/// at about 23 bytes on arrays of 32 and 256 words a variable, rounded up.
+/// copy of the root domains it restarts from, and the index of the word's owner: a
+/// measured figure, rounded up (`docs/performance.md`, "Limits and memory").
 pub const BYTES_PER_DOMAIN_WORD: u64 = 24;
 
 /// The most memory [`model_memory`] may estimate for one model: 2 GiB. Two searches run

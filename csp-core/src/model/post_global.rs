@@ -71,7 +71,7 @@ fn same_lengths(
 
 /// The most (variable, value) pairs a `cardinality` constraint may have: it is posted as
 /// one `count` over every variable per value, each with its own copy of the scope and a
-/// row per variable in the network: about 64 bytes a pair, 530 MB at this cap.
+/// row per variable in the network for each pair.
 pub const MAX_CARDINALITY_PAIRS: u64 = 1 << 23;
 
 impl Model {

@@ -64,7 +64,7 @@ impl FromStr for Strength {
 /// The most (variable, value) pairs, summed over its initial domains, an all-different
 /// constraint may have at the hidden or GAC strength. Both passes list every pair of the
 /// views on wide domains (hidden singles to count the values, the matching to build its
-/// graph): 12 bytes a pair, about 200 MB at this cap, and a pass as long as the list. A
+/// graph), in 12 bytes a pair, and a pass is as long as the list. A
 /// constraint with more pairs is posted at [`Strength::Value`], with a warning in the log.
 pub const MAX_MATCHING_PAIRS: u64 = 1 << 24;
 
