@@ -570,13 +570,20 @@ pub enum ConfigError {
     /// the search would restart forever.
     #[error("restart policy {0}: the factor must be a number greater than 1")]
     RestartsDoNotGrow(String),
-    /// The model's domains take more 64-bit words than a search's store can index (it
-    /// names a word in 32 bits): about 32 GB of domains.
-    #[error("the domains take {words} words of 64 bits; a search handles fewer than {max}")]
+    /// The model's variables and domains would take more memory than csp allows
+    /// ([`crate::MAX_MODEL_MEMORY`], by the estimate of [`crate::model_memory`]).
+    #[error(
+        "{variables} variables with {words} words of 64 bits of domains would take about {bytes} bytes \
+         (about 100 bytes a variable and 24 a word); csp allows at most {max} bytes (2 GiB) a model"
+    )]
     ModelTooLarge {
+        /// The model's variables.
+        variables: u64,
         /// The words the model's domains take, all variables together.
         words: u64,
-        /// The limit.
+        /// The estimated bytes.
+        bytes: u64,
+        /// The limit, in bytes.
         max: u64,
     },
     /// [`crate::Solver::optimize`] on a model without an objective.

@@ -77,6 +77,19 @@ pub enum ModelError {
         /// What is wrong with it, for a person.
         reason: String,
     },
+    /// A constraint whose posting would build more than csp allows (see
+    /// [`crate::MAX_CARDINALITY_PAIRS`]).
+    #[error("{constraint}: {what} make {size}; csp allows at most {max}")]
+    TooLarge {
+        /// Which constraint (for example "cardinality").
+        constraint: &'static str,
+        /// What would be built, for a person.
+        what: String,
+        /// How much of it.
+        size: u64,
+        /// The limit.
+        max: u64,
+    },
 }
 
 /// A name that does not denote a strategy component (for parsing `--var` and friends).

@@ -60,6 +60,7 @@ mod constraints;
 mod domain;
 mod error;
 mod local;
+mod memory;
 mod model;
 mod network;
 mod propagation;
@@ -81,7 +82,8 @@ pub use config::{
 pub use constraints::expression::{Bounds, Expr, ExprOp, Interval, RangeError};
 pub use constraints::table::Tuples;
 pub use constraints::{
-    AllDifferent, Automaton, Cmp, Mdd, Order, PermutationOverlap, PermutationOverlaps, Strength, TableCell,
+    AllDifferent, Automaton, Cmp, MAX_MATCHING_PAIRS, Mdd, Order, PermutationOverlap, PermutationOverlaps,
+    Strength, TableCell,
 };
 pub use domain::{Domain, MAX_DOMAIN_SPAN};
 pub use error::{ModelError, ParseNameError};
@@ -89,7 +91,11 @@ pub use local::{Annealing, AnnealingModel, AnnealingRun, AnnealingStats, anneal}
 pub use local::{
     ConflictModel, LocalOutcome, LocalRun, LocalStats, MinConflicts, ModelConflicts, min_conflicts,
 };
-pub use model::{BinaryConstraint, Model, Objective};
+pub use memory::{
+    BYTES_PER_DOMAIN_WORD, BYTES_PER_VARIABLE, MAX_MODEL_MEMORY, check_model_memory, domain_words,
+    model_memory,
+};
+pub use model::{BinaryConstraint, MAX_CARDINALITY_PAIRS, Model, Objective};
 pub use propagation::{Ac3Report, Conflict, Event, Priority, PropagationContext, Propagator, Wake, ac3};
 pub use relation::{PairPredicate, Relation};
 pub use search::{Optimum, Solutions, Solver};

@@ -850,3 +850,54 @@ fn malformed_automata_and_diagrams_are_errors() {
     assert!(is_invalid(m.mdd(&v, &two)), "three variables, two layers");
     assert!(m.mdd(&v[..2], &two).is_ok());
 }
+
+#[test]
+fn cardinality_past_the_pair_cap_is_refused_before_posting() {
+    // One count per value over every variable: 4,097 x 2,048 pairs is just past the cap.
+    let mut m = Model::new();
+    let xs = m.int_vars(4097, 0, 4096).unwrap();
+    let occurs = m.int_vars(2048, 0, 4097).unwrap();
+    let values: Vec<i32> = (0..2048).collect();
+    let refused = m.cardinality(&xs, &values, &occurs, false);
+    let Err(ModelError::TooLarge { size, max, .. }) = &refused else {
+        panic!("{refused:?}");
+    };
+    assert_eq!((*size, *max), (4097 * 2048, csp_core::MAX_CARDINALITY_PAIRS));
+    assert!(
+        refused
+            .unwrap_err()
+            .to_string()
+            .contains("cardinality: 4097 variables and 2048 values")
+    );
+    assert!(m.propagators().is_empty());
+    // At the cap it is posted.
+    assert_eq!(m.cardinality(&xs[..4096], &values, &occurs, false), Ok(()));
+}
+
+#[test]
+fn all_different_past_the_pair_cap_falls_back_to_strength_value() {
+    use csp_core::{MAX_MATCHING_PAIRS, Strength};
+    let names = |m: &Model| {
+        m.propagators()
+            .iter()
+            .map(|p| p.name().to_string())
+            .collect::<Vec<_>>()
+    };
+    // n variables over 0..n-1 hold n^2 pairs: 4,096^2 is the cap, 4,097^2 past it.
+    for (n, strength, expected) in [
+        (
+            4096,
+            Strength::Gac,
+            vec!["all-different(hidden)", "all-different(gac)"],
+        ),
+        (4097, Strength::Gac, vec!["all-different(value)"]),
+        (4096, Strength::Hidden, vec!["all-different(hidden)"]),
+        (4097, Strength::Hidden, vec!["all-different(value)"]),
+    ] {
+        assert!((n as u64 * n as u64 > MAX_MATCHING_PAIRS) == (n == 4097));
+        let mut m = Model::new();
+        let xs = m.int_vars(n, 0, n as i32 - 1).unwrap();
+        m.all_different_nary(&xs, strength).unwrap();
+        assert_eq!(names(&m), expected, "{n} variables at {strength}");
+    }
+}

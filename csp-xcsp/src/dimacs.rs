@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use csp_core::{Domain, Model, VarId};
+use csp_core::{Domain, Model, VarId, check_model_memory, domain_words};
 
 use crate::error::{Error, Position, Result};
 use crate::limits::ReadLimits;
@@ -119,11 +119,19 @@ pub fn parse(text: &str) -> Result<Graph> {
 
 impl Graph {
     /// The K-colouring CSP: variables `v1` .. `vN` over `0..K-1`, `!=` on every edge.
+    /// Refused ([`Error::Memory`]) before anything is built when its variables and
+    /// domains would take more memory than csp allows ([`csp_core::MAX_MODEL_MEMORY`]).
     pub fn colouring(&self, colours: u32) -> Result<Model> {
         let mut model = Model::new();
         let domain = Domain::range(0, colours as i32 - 1).map_err(|e| Error::ValueOutOfRange {
             position: Position::default(),
             message: format!("{colours} colours: {e}"),
+        })?;
+        let vertices = self.vertices as u64;
+        let words = vertices.saturating_mul(domain_words(u64::from(colours)));
+        check_model_memory(vertices, words).map_err(|source| Error::Memory {
+            what: format!("{vertices} vertices with {colours} colours"),
+            source,
         })?;
         model.reserve_vars(self.vertices, names_length(self.vertices));
         let vars: Vec<VarId> = (1..=self.vertices)
@@ -221,6 +229,27 @@ mod tests {
             assert_eq!((g.vertices, g.edges.len()), (n, m));
             assert_eq!(parse(&g.to_dimacs()).unwrap(), g);
         }
+    }
+
+    #[test]
+    fn colourings_past_the_memory_cap_are_refused_before_building() {
+        // Ten million vertices: 25,000 colours take 391 words each (31 GB of domains).
+        let graph = Graph {
+            vertices: 10_000_000,
+            edges: vec![(0, 1)],
+        };
+        let message = graph.colouring(25_000).unwrap_err().to_string();
+        assert!(
+            message.starts_with("10000000 vertices with 25000 colours: "),
+            "{message}"
+        );
+        assert!(message.contains("2147483648 bytes"), "{message}");
+        // Below the cap, the same graph is built.
+        let small = Graph {
+            vertices: 1_000,
+            edges: vec![(0, 1)],
+        };
+        assert_eq!(small.colouring(25_000).unwrap().num_vars(), 1_000);
     }
 
     #[test]

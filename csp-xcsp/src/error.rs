@@ -120,6 +120,16 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// The model would take more memory than csp allows: csp-core's estimate for its
+    /// variables and domains ([`csp_core::check_model_memory`]), checked before they are
+    /// made.
+    #[error("{what}: {source}")]
+    Memory {
+        /// What was to be built (for example "10000000 vertices with 25000 colours").
+        what: String,
+        /// The estimate and the limit.
+        source: csp_core::ConfigError,
+    },
     /// The model refused a constraint: a limit of csp-core (a domain too wide, arithmetic
     /// beyond 128 bits) or a malformed constraint.
     #[error("{position}: {source}")]

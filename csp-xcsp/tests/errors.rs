@@ -221,3 +221,37 @@ fn malformed_globals_and_objectives_are_located() {
     assert!(matches!(e, Error::UnknownVariable { .. }), "{e}");
     assert_eq!(e.position().map(|p| p.line), Some(8), "{e}");
 }
+
+#[test]
+fn models_past_the_memory_cap_are_refused_before_their_variables_are_made() {
+    let array = |size: &str, domain: &str| {
+        format!(
+            "<instance format=\"XCSP3\" type=\"CSP\">\n<variables>\n<var id=\"y\"> 0..1 </var>\n\
+             <array id=\"x\" size=\"{size}\"> {domain} </array>\n</variables>\n\
+             <constraints><intension> eq(x[0],1) </intension></constraints></instance>"
+        )
+    };
+    // 2^25 variables of one word (finding H1 of issue 30), 2^22 of 32 words, and 2^24
+    // domains over 2^26 values, whose declaration alone would take gigabytes.
+    for (size, domain, vars, words) in [
+        ("[33554432]", "0..1", 33554433, 33554433_u64),
+        ("[2048][2048]", "0..2047", 4194305, 134217729),
+        ("[16777216]", "0..67108863", 16777217, 17_592_186_044_417_u64),
+    ] {
+        let e = err(&array(size, domain));
+        assert!(matches!(e, Error::ValueOutOfRange { .. }), "{e}");
+        let message = e.to_string();
+        assert!(message.starts_with("line 4, column 1: "), "{message}");
+        // The first check counts a word a cell; the second, the domains' words.
+        for part in [
+            format!("array `x` of {} cells: with it, ", vars - 1),
+            format!("{vars} variables with {words} words of 64 bits"),
+            "2147483648 bytes".to_string(),
+        ] {
+            assert!(message.contains(&part), "{message}");
+        }
+    }
+    // Just under the cap (about 1.9 GB by the estimate), the check lets the array through:
+    // checked on the numbers, not by building it.
+    assert!(csp_core::check_model_memory(1 << 24, 1 << 24).is_ok());
+}

@@ -18,7 +18,8 @@
 mod all_different;
 mod overlap;
 
-pub use all_different::{AllDifferent, Strength};
+pub(crate) use all_different::bounded_strength;
+pub use all_different::{AllDifferent, MAX_MATCHING_PAIRS, Strength};
 pub use layered::{Automaton, Mdd};
 pub use overlap::{PermutationOverlap, PermutationOverlaps};
 

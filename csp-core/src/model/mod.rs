@@ -21,6 +21,7 @@ mod post_nary;
 mod var_table;
 
 pub use objective::Objective;
+pub use post_global::MAX_CARDINALITY_PAIRS;
 use var_table::VarTable;
 
 /// A binary constraint as posted: `relation(x, y)`.

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::Model;
-use crate::constraints::{AllDifferent, Strength};
+use crate::constraints::{AllDifferent, MAX_MATCHING_PAIRS, Strength, bounded_strength};
 use crate::error::ModelError;
 use crate::var::VarId;
 
@@ -48,6 +48,7 @@ impl Model {
         // A repeated variable would be its own neighbour: the propagators assume distinct ones.
         Model::check_distinct(vars, "an all-different constraint")?;
         let plain = offsets.iter().all(|&o| o == 0);
+        let strength = bounded_strength(strength, self.pairs_up_to(vars, MAX_MATCHING_PAIRS));
         if strength == Strength::Gac {
             // The matching runs at low priority; hidden singles do the cheap part first.
             self.add_propagator(AllDifferent::gac_stage(vars.to_vec(), offsets.to_vec()))?;
@@ -63,6 +64,19 @@ impl Model {
             Arc::make_mut(&mut self.all_different_scopes).insert(scope);
         }
         Ok(())
+    }
+
+    /// The (variable, value) pairs of the domains of `vars`, counted up to just past `cap`
+    /// (the domains may hold billions).
+    fn pairs_up_to(&self, vars: &[VarId], cap: u64) -> u64 {
+        let mut pairs = 0u64;
+        for &v in vars {
+            pairs += self.domain(v).len() as u64;
+            if pairs > cap {
+                break;
+            }
+        }
+        pairs
     }
 
     /// Whether an all-different over exactly `vars` (no offsets) is posted.

@@ -69,6 +69,11 @@ fn same_lengths(
     Ok(first.len())
 }
 
+/// The most (variable, value) pairs a `cardinality` constraint may have: it is posted as
+/// one `count` over every variable per value, each with its own copy of the scope and a
+/// row per variable in the network for each pair.
+pub const MAX_CARDINALITY_PAIRS: u64 = 1 << 23;
+
 impl Model {
     /// Posts `allEqual`: every variable of `vars` takes the same value (generalised arc
     /// consistency).
@@ -253,7 +258,9 @@ impl Model {
 
     /// Posts `cardinality`: `occurs[j] = #{i : vars[i] == values[j]}` (values distinct);
     /// `closed`: every variable takes one of `values`. Posted as one `count` per value, plus
-    /// the sum of the occurrences (`== vars.len()` when closed, `<=` otherwise).
+    /// the sum of the occurrences (`== vars.len()` when closed, `<=` otherwise). Refused
+    /// ([`ModelError::TooLarge`]) when the counts would list more than
+    /// [`MAX_CARDINALITY_PAIRS`] (variable, value) pairs together.
     pub fn cardinality(
         &mut self,
         vars: &[VarId],
@@ -267,6 +274,19 @@ impl Model {
                 what: "cardinality occurs",
                 expected: values.len(),
                 found: occurs.len(),
+            });
+        }
+        let pairs = vars.len() as u64 * values.len() as u64;
+        if pairs > MAX_CARDINALITY_PAIRS {
+            return Err(ModelError::TooLarge {
+                constraint: "cardinality",
+                what: format!(
+                    "{} variables and {} values (one count of every variable per value)",
+                    vars.len(),
+                    values.len()
+                ),
+                size: pairs,
+                max: MAX_CARDINALITY_PAIRS,
             });
         }
         let sorted = distinct_values("cardinality", values)?;

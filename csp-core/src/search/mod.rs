@@ -26,12 +26,13 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::config::{Backjump, ConfigError, Inference, SearchConfig};
+use crate::memory::check_model_memory;
 use crate::model::Model;
 use crate::network::Network;
 use crate::propagation::Propagator;
 use crate::propagation::engine::Propagation;
 use crate::stats::{Count, LimitKind, Outcome, Stats};
-use crate::store::{MAX_WORDS, Mark, Store};
+use crate::store::{Mark, Store};
 use crate::var::VarId;
 
 mod backjump;
@@ -133,7 +134,8 @@ impl<'m> Solver<'m> {
     pub fn new(model: &'m Model, mut config: SearchConfig) -> Result<Solver<'m>, ConfigError> {
         let created = Instant::now();
         config.check()?;
-        store_fits(model.vars().map(|v| model.domain(v).num_words()).sum())?;
+        let words = model.vars().map(|v| model.domain(v).num_words() as u64).sum();
+        check_model_memory(model.num_vars() as u64, words)?;
         let backjump = Backjumping::new(&config, model.num_vars())?;
         if config.backjump != Backjump::None {
             // A jump undoes several levels at once, to the lowest one's mark.
@@ -329,15 +331,4 @@ impl Iterator for Solutions<'_, '_> {
             }
         }
     }
-}
-
-/// Refuses domains of `words` 64-bit words in all, or more, than a store can index.
-fn store_fits(words: usize) -> Result<(), ConfigError> {
-    if words < MAX_WORDS {
-        return Ok(());
-    }
-    Err(ConfigError::ModelTooLarge {
-        words: words as u64,
-        max: MAX_WORDS as u64,
-    })
 }

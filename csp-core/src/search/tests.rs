@@ -111,15 +111,34 @@ fn forced_runs_change_no_solution_count_or_limit() {
 
 #[test]
 fn domains_past_what_a_store_indexes_are_refused() {
-    // Building such a model takes 32 GB: the check on its size alone.
-    assert_eq!(super::store_fits(1_000_000), Ok(()));
-    assert_eq!(super::store_fits(crate::store::MAX_WORDS - 1), Ok(()));
-    assert!(matches!(
-        super::store_fits(crate::store::MAX_WORDS),
-        Err(crate::ConfigError::ModelTooLarge { .. })
-    ));
+    // The memory cap refuses every model whose words a store could not index: checked on
+    // the numbers alone (building such a model takes gigabytes).
+    let most_words = crate::MAX_MODEL_MEMORY / crate::BYTES_PER_DOMAIN_WORD;
+    assert!(most_words < crate::store::MAX_WORDS as u64);
+    assert!(crate::check_model_memory(0, crate::store::MAX_WORDS as u64).is_err());
 }
 
+#[test]
+fn a_model_past_the_memory_cap_is_refused_before_the_search_is_built() {
+    // 1,000 variables over 2^26 values: 1,048,576 words each, about 25 GB by the estimate.
+    let mut model = Model::new();
+    let domain = crate::Domain::range(0, (1 << 26) - 1).unwrap();
+    for _ in 0..1000 {
+        model.add_var(domain.clone());
+    }
+    let refused = Solver::new(&model, SearchConfig::default()).err();
+    assert!(
+        matches!(
+            refused,
+            Some(crate::ConfigError::ModelTooLarge {
+                variables: 1000,
+                words: 1_048_576_000,
+                ..
+            })
+        ),
+        "{refused:?}"
+    );
+}
 /// Under `dom-wdeg` each unassigned variable's weighted degree, kept up to date as search
 /// assigns, unassigns, fails and restarts, is the paper's sum: the weights of its
 /// constraints that have another unassigned variable. Checked wherever a node limit stops

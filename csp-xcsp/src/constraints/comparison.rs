@@ -539,10 +539,18 @@ pub(crate) fn precedence<'d, 'a>(
             (r.ints(v, ctx)?, covered)
         }
         None => {
+            // Variables declared together share a domain: each run of one is listed once
+            // (thousands of variables over thousands of values would be millions of steps).
             let mut all = std::collections::BTreeSet::new();
+            let mut last = None;
             for e in &items {
                 if let Expr::Var(v) = e {
-                    all.extend(r.model.domain(*v).values().map(i64::from));
+                    let domain = r.model.domain(*v);
+                    if last != Some(domain) {
+                        r.budget.steps(domain.len())?;
+                        all.extend(domain.values().map(i64::from));
+                        last = Some(domain);
+                    }
                 }
             }
             (all.into_iter().collect(), false)

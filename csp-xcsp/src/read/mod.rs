@@ -44,6 +44,9 @@ pub(crate) struct Reader<'d, 'a, 'l> {
     /// `<group>` reads its template's table once for all its scopes.
     pub(crate) tables: HashMap<usize, Arc<Table>>,
     pub(crate) budget: Budget<'l>,
+    /// The 64-bit words the domains of the declared variables take, all together (see
+    /// [`Reader::reserve_memory`]).
+    pub(crate) domain_words: u64,
 }
 
 impl<'d, 'a, 'l> Reader<'d, 'a, 'l> {
@@ -56,6 +59,7 @@ impl<'d, 'a, 'l> Reader<'d, 'a, 'l> {
             constraints: Vec::new(),
             tables: HashMap::new(),
             budget,
+            domain_words: 0,
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use csp_core::{Domain, VarId};
+use csp_core::{Domain, VarId, check_model_memory, domain_words};
 
 use super::{Named, Reader};
 use crate::error::{Error, Result};
@@ -23,9 +23,6 @@ const FREE_SPAN: i64 = 1 << 20;
 /// would cost memory and time out of proportion with what it holds.
 const BITS_PER_VALUE: i64 = 64;
 
-/// The most bits all the domains of an instance may take together (1 GiB).
-const MAX_TOTAL_BITS: i64 = 1 << 33;
-
 /// A declared array: its shape and its cells in row-major order (`None`: no domain, the
 /// cell does not exist).
 #[derive(Clone, Debug)]
@@ -36,6 +33,11 @@ pub struct Array {
     pub dims: Vec<usize>,
     /// The variables, row-major; `None` for cells that were given no domain.
     pub cells: Vec<Option<VarId>>,
+}
+
+/// The values from a domain's smallest to its largest: what its bits cover.
+fn span_of(domain: &Domain) -> u64 {
+    (i64::from(domain.max()) - i64::from(domain.min()) + 1) as u64
 }
 
 /// Whether `id` is an XCSP3 identifier: a letter or `_`, then letters, digits and `_`.
@@ -91,9 +93,29 @@ impl<'d, 'a> Reader<'d, 'a, '_> {
         Ok(self.model.add_named_var(name, domain))
     }
 
+    /// Checks that `variables` more variables whose domains take `words` words keep the
+    /// model within csp's memory cap, and counts their words when `commit`. `what` names
+    /// them in the error.
+    fn reserve_memory(
+        &mut self,
+        node: Node,
+        what: &str,
+        variables: u64,
+        words: u64,
+        commit: bool,
+    ) -> Result<()> {
+        let all_vars = self.model.num_vars() as u64 + variables;
+        let all_words = self.domain_words.saturating_add(words);
+        check_model_memory(all_vars, all_words)
+            .map_err(|e| self.out_of_range("", node, format!("{what}: with it, {e}")))?;
+        if commit {
+            self.domain_words = all_words;
+        }
+        Ok(())
+    }
+
     /// The children of `<variables>`.
     pub(crate) fn variables(&mut self, node: Node<'d, 'a>) -> Result<()> {
-        let mut total_bits = 0i64;
         for child in node.children() {
             if let Some(t) = child.attribute("type") {
                 if t != "integer" {
@@ -103,7 +125,6 @@ impl<'d, 'a> Reader<'d, 'a, '_> {
             let Some(id) = child.attribute("id") else {
                 return Err(self.syntax("", child, "a variable without an id"));
             };
-            let before = self.model.num_vars();
             match child.name() {
                 "var" => {
                     let domain = if let Some(other) = child.attribute("as") {
@@ -116,25 +137,13 @@ impl<'d, 'a> Reader<'d, 'a, '_> {
                         self.domain(text, child)?
                     };
                     self.check_id(child, id)?;
+                    let words = domain_words(span_of(&domain));
+                    self.reserve_memory(child, &format!("variable `{id}`"), 1, words, true)?;
                     let v = self.add_var(child, id, domain)?;
                     self.names.insert(id.to_string(), Named::Var(v));
                 }
                 "array" => self.array(child, id)?,
                 other => return Err(self.unsupported(child, format!("element <{other}>"))),
-            }
-            for v in self.model.vars().skip(before) {
-                let d = self.model.domain(v);
-                total_bits += i64::from(d.max()) - i64::from(d.min()) + 1;
-            }
-            if total_bits > MAX_TOTAL_BITS {
-                return Err(self.out_of_range(
-                    "",
-                    child,
-                    format!(
-                        "the domains span more than {MAX_TOTAL_BITS} values in all (csp stores each \
-                         domain as one bit per value between its smallest and largest: 1 GiB)"
-                    ),
-                ));
             }
         }
         Ok(())
@@ -225,6 +234,9 @@ impl<'d, 'a> Reader<'d, 'a, '_> {
                 format!("array size `{size}` is too large (at most {MAX_VARIABLES} cells)"),
             ));
         };
+        // The cells' tables are made before their domains are known: at least one word each.
+        let what = format!("array `{id}` of {total} cells");
+        self.reserve_memory(node, &what, total as u64, total as u64, false)?;
         let index = self.arrays.len();
         self.declare(node, id, Named::Array(index))?;
         self.arrays.push(Array {
@@ -268,6 +280,13 @@ impl<'d, 'a> Reader<'d, 'a, '_> {
             let domain = Arc::new(self.domain(self.content(node)?, node)?);
             domains.iter_mut().for_each(|s| *s = Some(domain.clone()));
         }
+        let (mut defined, mut words) = (0u64, 0u64);
+        for dom in domains.iter().flatten() {
+            self.budget.step()?;
+            defined += 1;
+            words += domain_words(span_of(dom));
+        }
+        self.reserve_memory(node, &what, defined, words, true)?;
         let mut name = String::new();
         let mut idx = vec![0usize; dims.len()];
         for (cell, dom) in domains.into_iter().enumerate() {

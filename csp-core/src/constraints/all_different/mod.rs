@@ -61,6 +61,27 @@ impl FromStr for Strength {
     }
 }
 
+/// The most (variable, value) pairs, summed over its initial domains, an all-different
+/// constraint may have at the hidden or GAC strength. Both passes list every pair of the
+/// views on wide domains (hidden singles to count the values, the matching to build its
+/// graph), in 12 bytes a pair, and a pass is as long as the list. A
+/// constraint with more pairs is posted at [`Strength::Value`], with a warning in the log.
+pub const MAX_MATCHING_PAIRS: u64 = 1 << 24;
+
+/// The strength an all-different constraint is posted at, given the one asked for and
+/// its `pairs` (see [`MAX_MATCHING_PAIRS`]; a count past the cap need not be exact).
+pub(crate) fn bounded_strength(strength: Strength, pairs: u64) -> Strength {
+    if strength == Strength::Value || pairs <= MAX_MATCHING_PAIRS {
+        return strength;
+    }
+    log::warn!(
+        "an all-different constraint whose domains hold more than {MAX_MATCHING_PAIRS} \
+         (variable, value) pairs is posted at strength value, not {strength}: the {strength} \
+         strength lists every pair, and csp allows it at most {MAX_MATCHING_PAIRS}"
+    );
+    Strength::Value
+}
+
 /// All-different over `vars[i] + offsets[i]`.
 #[derive(Clone, Debug)]
 pub struct AllDifferent {

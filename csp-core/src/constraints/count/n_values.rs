@@ -60,6 +60,11 @@ impl Propagator for NValues {
             taken.clear();
             union.clear();
             let mut able = 0i64;
+            // More distinct values than variables cannot lower the bound `able`: the union
+            // is listed up to that many, so that it never holds every (variable, value)
+            // pair (millions of variables over millions of values would take gigabytes).
+            let enough = self.list.len();
+            let mut saturated = false;
             for x in &self.list {
                 if ctx.size(x.var) == 1 {
                     let a = ctx.min(x.var).ok_or(Conflict)?;
@@ -67,10 +72,18 @@ impl Propagator for NValues {
                         taken.push(a);
                     }
                 }
+                let mut counted = ctx.values(x.var).filter(|&a| self.counted(a));
+                if saturated {
+                    able += i64::from(counted.next().is_some());
+                    continue;
+                }
                 let before = union.len();
-                union.extend(ctx.values(x.var).filter(|&a| self.counted(a)).map(i64::from));
-                if union.len() > before {
-                    able += 1;
+                union.extend(counted.take(enough).map(i64::from));
+                able += i64::from(union.len() > before);
+                if union.len() > 2 * enough {
+                    union.sort_unstable();
+                    union.dedup();
+                    saturated = union.len() >= enough;
                 }
             }
             taken.sort_unstable();
