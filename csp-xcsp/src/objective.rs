@@ -3,6 +3,12 @@
 //! `lex`. Posted as one variable equal to the objective, which the search minimises or
 //! maximises (`csp_core::Model::minimize`).
 //!
+//! `<coeffs>` may weigh the list of every specialised type, not only `sum`: the function then
+//! applies to the products `c_i·x_i` (`maximum` of `<list> x y </list><coeffs> -2 3 </coeffs>`
+//! is `max(-2·x, 3·y)`), as the XCSP3 solution checker computes it. The reader turns each
+//! weighted item into the expression `mul(c_i, x_i)`, so the exact arithmetic and the limits of
+//! expressions hold for it.
+//!
 //! A `lex` objective orders solutions by their list of values, the first item first. It is
 //! posted as its rank `w_1·x_1 + ... + w_k·x_k`, where `w_k = 1` and each weight is the next
 //! one times the span of the next item's domain: a larger earlier item outweighs any change
@@ -197,36 +203,62 @@ pub(crate) fn read<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>) -> Re
         other => return Err(r.unsupported(o, format!("element <{other}> in <objectives>"))),
     };
     r.check_children(o, &["list", "coeffs"])?;
-    let list = |r: &mut Reader<'d, 'a, '_>| match r.child(o, "list") {
-        Some(l) => r.list(l, None),
-        None => r.list(o, None),
-    };
-    let function = match o.attribute("type").unwrap_or("expression") {
-        "expression" => {
-            let text = r.content(o)?;
-            Function::Expression(r.expr(text, o, None)?)
+    let kind = o.attribute("type").unwrap_or("expression");
+    if kind == "expression" {
+        if let Some(c) = r.child(o, "coeffs") {
+            return Err(r.unsupported(c, "<coeffs> in an objective of type `expression`"));
         }
-        "sum" => {
-            let items = list(r)?;
-            let coeffs = match r.child(o, "coeffs") {
-                Some(c) => r.list(c, None)?,
-                None => vec![Expr::Const(1); items.len()],
-            };
+        let text = r.content(o)?;
+        return Ok(Objective {
+            goal,
+            function: Function::Expression(r.expr(text, o, None)?),
+            position: o.position(),
+        });
+    }
+    let items = match r.child(o, "list") {
+        Some(l) => r.list(l, None)?,
+        None => r.list(o, None)?,
+    };
+    // `<coeffs>` weighs every item of every specialised type: the function applies to the
+    // products `c_i * x_i`, as the XCSP3 solution checker computes it.
+    let coeffs = match r.child(o, "coeffs") {
+        Some(c) => {
+            let coeffs = r.list(c, None)?;
             if coeffs.len() != items.len() {
                 return Err(r.syntax(
                     "",
-                    o,
+                    c,
                     format!("{} coefficients for {} terms", coeffs.len(), items.len()),
                 ));
             }
+            Some(coeffs)
+        }
+        None => None,
+    };
+    let weighted = |items: Vec<Expr>, coeffs: Option<Vec<Expr>>| -> Vec<Expr> {
+        match coeffs {
+            None => items,
+            Some(coeffs) => coeffs
+                .into_iter()
+                .zip(items)
+                .map(|(c, x)| match c {
+                    Expr::Const(1) => x,
+                    c => Expr::Call(Op::Mul, vec![c, x]),
+                })
+                .collect(),
+        }
+    };
+    let function = match kind {
+        "sum" => {
+            let coeffs = coeffs.unwrap_or_else(|| vec![Expr::Const(1); items.len()]);
             Function::Sum(coeffs.into_iter().zip(items).collect())
         }
-        "product" => Function::Product(list(r)?),
-        "minimum" => Function::Minimum(list(r)?),
-        "maximum" => Function::Maximum(list(r)?),
-        "nValues" => Function::NValues(list(r)?),
+        "product" => Function::Product(weighted(items, coeffs)),
+        "minimum" => Function::Minimum(weighted(items, coeffs)),
+        "maximum" => Function::Maximum(weighted(items, coeffs)),
+        "nValues" => Function::NValues(weighted(items, coeffs)),
         "lex" => Function::Lex {
-            items: list(r)?,
+            items: weighted(items, coeffs),
             weights: Vec::new(),
         },
         other => return Err(r.unsupported(o, format!("objective of type `{other}`"))),
