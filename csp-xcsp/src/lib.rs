@@ -31,6 +31,7 @@
 //! assert_eq!(err.to_string(), "line 3, column 15: unsupported constraint <stretch> (outside XCSP3-core)");
 //! ```
 
+mod attributes;
 mod condition;
 mod constraints;
 pub mod dimacs;
