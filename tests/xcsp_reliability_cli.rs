@@ -730,3 +730,36 @@ fn dimacs_lines_with_extra_fields_are_errors() {
         assert!(stderr(&out).contains("line "), "{name}: {}", stderr(&out));
     }
 }
+
+// ----- Issue 30: the adversarial run of 2026-11-27 (findings W1, B1..B8) -----
+
+/// B4: `count` and `solve --all` ignore the objective, so an objective one variable cannot
+/// hold does not stop them; `solve` refuses it as unsupported, with its place and why.
+#[test]
+fn an_objective_wider_than_a_variable_stops_only_solve() {
+    let dir = TempDir::new("i30-b4");
+    let lo = 2_147_483_645_i128;
+    let domains = vec![(lo..=lo + 2).collect::<Vec<_>>(); 2];
+    let text = format!(
+        "<instance format=\"XCSP3\" type=\"COP\">\n<variables>\n<var id=\"x\"> {lo}..{} </var>\n<var id=\"y\"> {lo}..{} </var>\n</variables>\n<constraints>\n<intension> lt(x,y) </intension>\n</constraints>\n<objectives> <minimize type=\"sum\"> x y </minimize> </objectives>\n</instance>\n",
+        lo + 2,
+        lo + 2
+    );
+    let expected = brute(&domains, &|v| v[0] < v[1]);
+    assert_eq!(count(&dir, "wide.xml", &text), expected);
+    let path = dir.file("wide.xml", &text);
+    let all = run(&["solve", &path, "--all"], None);
+    assert_eq!(code(&all), 0, "{}", stderr(&all));
+    assert_eq!(
+        stdout(&all).lines().filter(|l| l.starts_with("x=")).count() as u64,
+        expected
+    );
+    let out = run(&["solve", &path, "--format", "xcsp"], None);
+    assert_eq!(code(&out), 1);
+    assert!(stdout(&out).contains("s UNSUPPORTED"), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("line 9, column") && err.contains("objective"),
+        "{err}"
+    );
+}

@@ -137,8 +137,8 @@ impl Instance {
             c.constraint.post(&mut poster)?;
         }
         let objective_var = match &mut parsed.objective {
-            Some(o) => Some(o.post(&mut poster)?),
-            None => None,
+            Some(o) if options.post.objective => Some(o.post(&mut poster)?),
+            _ => None,
         };
         poster.finish()?;
         drop(poster);

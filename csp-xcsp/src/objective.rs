@@ -147,13 +147,25 @@ impl Objective {
     }
 
     /// Posts the variable equal to the objective, and makes the model optimise it (a `lex`
-    /// objective gets its weights here).
+    /// objective gets its weights here). An objective whose values one variable cannot hold
+    /// (past 32 bits, or spread wider than a domain may span) is refused as unsupported.
     pub(crate) fn post(&mut self, p: &mut Poster<'_, '_>) -> Result<VarId> {
         p.position = self.position;
         if let Function::Lex { items, weights } = &mut self.function {
             *weights = lex_weights(p, items)?;
         }
-        let var = match (&self.function, self.expression()) {
+        let var = self.variable(p).map_err(|e| too_wide(e, self.position))?;
+        let set = match self.goal {
+            Goal::Minimize => p.model.minimize(var),
+            Goal::Maximize => p.model.maximize(var),
+        };
+        set.map_err(|e| p.err(e))?;
+        Ok(var)
+    }
+
+    /// The variable equal to the objective.
+    fn variable(&self, p: &mut Poster<'_, '_>) -> Result<VarId> {
+        Ok(match (&self.function, self.expression()) {
             (_, Some(e)) => p.var_of(&e)?,
             (Function::Minimum(l) | Function::Maximum(l), None) => {
                 let vars = p.vars_of(l)?;
@@ -177,13 +189,24 @@ impl Objective {
                 result
             }
             (_, None) => unreachable!("every other function is an expression"),
-        };
-        let set = match self.goal {
-            Goal::Minimize => p.model.minimize(var),
-            Goal::Maximize => p.model.maximize(var),
-        };
-        set.map_err(|e| p.err(e))?;
-        Ok(var)
+        })
+    }
+}
+
+/// An objective csp cannot optimise because one variable cannot hold its values (or those of
+/// an item): said as such, with the reason the posting gave. Limits and cancellations pass.
+fn too_wide(e: Error, position: Position) -> Error {
+    let reason = match e {
+        Error::Syntax { message, .. } | Error::ValueOutOfRange { message, .. } => message,
+        Error::Model { source, .. } => source.to_string(),
+        other => return other,
+    };
+    Error::Unsupported {
+        position,
+        what: format!(
+            "objective: csp optimises one variable equal to it (and to each item of its list), \
+             whose values must be 32-bit and span at most {MAX_DOMAIN_SPAN} values; here {reason}"
+        ),
     }
 }
 

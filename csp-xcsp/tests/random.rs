@@ -340,11 +340,18 @@ fn objective(r: &mut Rng, n: usize) -> (String, ObjectiveSpec) {
     let goal = r.pick(&["minimize", "maximize"]);
     let k = r.range(1, 4) as usize;
     let items: Vec<usize> = (0..k).map(|_| r.below(n as u64) as usize).collect();
-    let list = items.iter().map(|i| format!("x[{i}]")).collect::<Vec<_>>().join(" ");
+    let list = items
+        .iter()
+        .map(|i| format!("x[{i}]"))
+        .collect::<Vec<_>>()
+        .join(" ");
     let kind = match r.below(7) {
         0 => {
             let body = format!("<{goal}> {} </{goal}>", term(r, n, 2));
-            return (format!("<objectives> {body} </objectives>"), ObjectiveSpec::Expression);
+            return (
+                format!("<objectives> {body} </objectives>"),
+                ObjectiveSpec::Expression,
+            );
         }
         1 => "sum",
         2 => "product",

@@ -39,6 +39,10 @@ pub struct PostOptions {
     /// value, so that solutions are counted as the XCSP3 solvers (ACE) count them: over the
     /// constrained variables only. Default: true.
     pub fix_free: bool,
+    /// Post the objective of an optimisation instance (its variable, optimised). False for
+    /// counting or enumerating, which ignore it: the objective is still read (and checked),
+    /// but nothing is posted for it, so its values need not fit a variable. Default: true.
+    pub objective: bool,
 }
 
 impl Default for PostOptions {
@@ -46,6 +50,7 @@ impl Default for PostOptions {
         PostOptions {
             all_different: Strength::Gac,
             fix_free: true,
+            objective: true,
         }
     }
 }
