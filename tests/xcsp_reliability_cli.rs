@@ -763,3 +763,24 @@ fn an_objective_wider_than_a_variable_stops_only_solve() {
         "{err}"
     );
 }
+
+/// B2: the bounds of `mod` follow the divisor (and those of `div` and `if` what the operands
+/// allow), so expressions whose values stay small are counted, not refused as too wide.
+#[test]
+fn a_remainder_is_bounded_by_its_divisor() {
+    let dir = TempDir::new("i30-b2");
+    let y: Vec<i128> = (0..=200).collect();
+    let text = instance(
+        "<var id=\"y\"> 0..200 </var>",
+        "<intension> eq(pow(3,mod(y,2)),3) </intension>",
+    );
+    let expected = brute(&[y.clone()], &|v| 3i128.pow((v[0] % 2) as u32) == 3);
+    assert_eq!(count(&dir, "pow-mod.xml", &text), expected);
+    // A quotient by a constant of the same sign bounds the exponent too.
+    let text = instance(
+        "<var id=\"y\"> 0..200 </var>",
+        "<intension> lt(pow(2,div(y,50)),20) </intension>",
+    );
+    let expected = brute(&[y], &|v| 2i128.pow((v[0] / 50) as u32) < 20);
+    assert_eq!(count(&dir, "pow-div.xml", &text), expected);
+}
