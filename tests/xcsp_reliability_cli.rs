@@ -784,3 +784,31 @@ fn a_remainder_is_bounded_by_its_divisor() {
     let expected = brute(&[y], &|v| 2i128.pow((v[0] / 50) as u32) < 20);
     assert_eq!(count(&dir, "pow-div.xml", &text), expected);
 }
+
+/// B1: a comparison of sums of functions of one variable whose coefficients, merged per
+/// variable, leave 64 bits falls back to the general expression, as the plain linear path does.
+#[test]
+fn merged_coefficients_past_64_bits_in_a_sum_of_functions_are_exact() {
+    let dir = TempDir::new("i30-b1");
+    let bit: Vec<i128> = vec![0, 1];
+    let max = i128::from(i64::MAX);
+    for (name, expr, holds) in [
+        (
+            "abs.xml",
+            "ge(add(mul(9223372036854775807,x),y,abs(z)),neg(x))",
+            &(|v: &[i128]| max * v[0] + v[1] + v[2].abs() >= -v[0]) as &dyn Fn(&[i128]) -> bool,
+        ),
+        (
+            "twice.xml",
+            "eq(add(mul(9223372036854775807,abs(z)),mul(9223372036854775807,abs(z)),x),y)",
+            &(|v: &[i128]| 2 * max * v[2].abs() + v[0] == v[1]),
+        ),
+    ] {
+        let text = instance(
+            "<var id=\"x\"> 0..1 </var>\n<var id=\"y\"> 0..1 </var>\n<var id=\"z\"> 0..1 </var>",
+            &format!("<intension> {expr} </intension>"),
+        );
+        let expected = brute(&[bit.clone(), bit.clone(), bit.clone()], holds);
+        assert_eq!(count(&dir, name, &text), expected, "{expr}");
+    }
+}

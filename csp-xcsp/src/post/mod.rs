@@ -226,7 +226,9 @@ impl<'m, 'l> Poster<'m, 'l> {
                             }
                         }
                     }
-                    if let (false, Ok(rhs)) = (lin.is_empty(), i64::try_from(-k)) {
+                    // The coefficients of a variable met twice (`x` and `neg(x)`, or one
+                    // function written twice) add up: past 64 bits, the general path.
+                    if let (false, Ok(rhs), true) = (lin.is_empty(), i64::try_from(-k), merged_fit(&lin)) {
                         return self.model.linear(&lin, cmp, rhs).map_err(|err| self.err(err));
                     }
                 }
@@ -498,6 +500,16 @@ pub(crate) mod linear {
             .collect::<Option<Vec<_>>>()?;
         Some((terms, k))
     }
+}
+
+/// Whether the coefficients of `terms`, added up per variable, fit 64 bits (as
+/// [`Model::linear`] needs them).
+fn merged_fit(terms: &[(i64, VarId)]) -> bool {
+    let mut merged: HashMap<VarId, i128> = HashMap::with_capacity(terms.len());
+    for &(c, v) in terms {
+        *merged.entry(v).or_insert(0) += i128::from(c);
+    }
+    merged.values().all(|&c| i64::try_from(c).is_ok())
 }
 
 /// The csp-core comparison of an expression operator.
