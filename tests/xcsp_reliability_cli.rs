@@ -812,3 +812,40 @@ fn merged_coefficients_past_64_bits_in_a_sum_of_functions_are_exact() {
         assert_eq!(count(&dir, name, &text), expected, "{expr}");
     }
 }
+
+/// B3: messages name the file's variables and show its expressions as written, even when the
+/// file declares variables named like csp's internal ones (`x0`, `x1`).
+#[test]
+fn messages_name_the_files_variables() {
+    let dir = TempDir::new("i30-b3");
+    let vars = "<var id=\"x0\"> 0..1 </var>\n<var id=\"x1\"> 0..1 </var>\n<var id=\"y\"> 2..100 </var>\n<var id=\"big\"> 2147483000..2147483647 </var>\n<var id=\"w\"> 2147483000..2147483647 </var>";
+    let err = refused(
+        &dir,
+        "pow.xml",
+        &instance(
+            vars,
+            "<intension> eq(add(x0,x1,pow(y,add(x0,30))),3) </intension>",
+        ),
+    );
+    assert!(err.contains("pow(y,add(x0,30))") && !err.contains("x2"), "{err}");
+    let err = refused(
+        &dir,
+        "element.xml",
+        &instance(
+            vars,
+            "<element><list> mul(big,w) x0 </list><index> x1 </index><value> 1 </value></element>",
+        ),
+    );
+    assert!(err.contains("mul(big,w)") && !err.contains("x3"), "{err}");
+    let text = format!(
+        "<instance format=\"XCSP3\" type=\"COP\">\n<variables>\n{vars}\n</variables>\n<constraints>\n<intension> lt(x0,x1) </intension>\n</constraints>\n<objectives> <minimize type=\"sum\"> <list> big w </list> <coeffs> 4294967296 1 </coeffs> </minimize> </objectives>\n</instance>\n"
+    );
+    let path = dir.file("objective.xml", &text);
+    let out = run(&["solve", &path], None);
+    assert_eq!(code(&out), 1);
+    let err = stderr(&out);
+    assert!(
+        err.contains("add(mul(4294967296,big),w)") && err.contains("line 12, column"),
+        "{err}"
+    );
+}

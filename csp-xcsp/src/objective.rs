@@ -113,33 +113,28 @@ impl Objective {
         }
     }
 
-    /// The objective as one expression (for the functions that are expressions).
+    /// The objective as one expression (for the functions that are expressions), written as
+    /// the file would (`add(x,mul(2,y))`: no factor 1, no padding), since messages show it.
     fn expression(&self) -> Option<Expr> {
-        let pad = [Expr::Const(0), Expr::Const(0)];
+        let scaled = |c: Expr, e: &Expr| match c {
+            Expr::Const(1) => e.clone(),
+            c => Expr::Call(Op::Mul, vec![c, e.clone()]),
+        };
         Some(match &self.function {
             Function::Expression(e) => e.clone(),
-            Function::Sum(terms) => Expr::Call(
+            Function::Sum(terms) => n_ary(
                 Op::Add,
-                terms
-                    .iter()
-                    .map(|(c, e)| Expr::Call(Op::Mul, vec![c.clone(), e.clone()]))
-                    .chain(pad)
-                    .collect(),
+                0,
+                terms.iter().map(|(c, e)| scaled(c.clone(), e)).collect(),
             ),
-            Function::Product(l) => Expr::Call(
-                Op::Mul,
-                l.iter()
-                    .cloned()
-                    .chain([Expr::Const(1), Expr::Const(1)])
-                    .collect(),
-            ),
-            Function::Lex { items, weights } => Expr::Call(
+            Function::Product(l) => n_ary(Op::Mul, 1, l.clone()),
+            Function::Lex { items, weights } => n_ary(
                 Op::Add,
+                0,
                 items
                     .iter()
                     .zip(weights)
-                    .map(|(e, &w)| Expr::Call(Op::Mul, vec![Expr::Const(w), e.clone()]))
-                    .chain(pad)
+                    .map(|(e, &w)| scaled(Expr::Const(w), e))
                     .collect(),
             ),
             _ => return None,
@@ -190,6 +185,15 @@ impl Objective {
             }
             (_, None) => unreachable!("every other function is an expression"),
         })
+    }
+}
+
+/// `op` over `items` (n-ary `add` or `mul`): `neutral` for no item, the item itself for one.
+fn n_ary(op: Op, neutral: i64, mut items: Vec<Expr>) -> Expr {
+    match items.len() {
+        0 => Expr::Const(neutral),
+        1 => items.pop().expect("one"),
+        _ => Expr::Call(op, items),
     }
 }
 

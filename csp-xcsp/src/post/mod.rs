@@ -130,9 +130,17 @@ impl<'m, 'l> Poster<'m, 'l> {
         e.bounds(&|v| self.bounds_of(v)).map_err(|r| {
             self.err(ModelError::Arithmetic {
                 constraint: "expression",
-                reason: r.to_string(),
+                reason: format!(
+                    "the values of `{}` can leave the 128-bit integers csp computes in",
+                    self.show(&r.expr)
+                ),
             })
         })
+    }
+
+    /// An expression with the file's names, for messages.
+    pub(crate) fn show(&self, e: &Expr) -> String {
+        crate::condition::show(self.model, e)
     }
 
     /// The model has no solution.
@@ -326,9 +334,10 @@ impl<'m, 'l> Poster<'m, 'l> {
                 }
                 if let Some(r) = e.eval(&|v| values[&v]) {
                     let Ok(r) = i32::try_from(r) else {
-                        return Ok(Err(
-                            self.invalid(format!("a value of `{e}` ({r}) does not fit 32 bits"))
-                        ));
+                        return Ok(Err(self.invalid(format!(
+                            "a value of `{}` ({r}) does not fit 32 bits",
+                            self.show(e)
+                        ))));
                     };
                     image.insert(r);
                 }
@@ -354,7 +363,8 @@ impl<'m, 'l> Poster<'m, 'l> {
                 (Some(lo), Some(hi)) => Domain::range(lo, hi),
                 _ => {
                     return Ok(Err(self.invalid(format!(
-                        "the values of `{e}` range over {lo}..{hi}, beyond the 32-bit values a variable can take"
+                        "the values of `{}` range over {lo}..{hi}, beyond the 32-bit values a variable can take",
+                        self.show(e)
                     ))));
                 }
             }

@@ -172,14 +172,7 @@ impl<'d, 'a> Reader<'d, 'a, '_> {
 
     /// An expression in XCSP3 notation, with the variables' names, for messages.
     pub(crate) fn show(&self, e: &Expr) -> String {
-        match e {
-            Expr::Const(k) => k.to_string(),
-            Expr::Var(v) => self.model.name(*v).to_string(),
-            Expr::Call(op, args) => {
-                let inner: Vec<String> = args.iter().map(|a| self.show(a)).collect();
-                format!("{}({})", op.name(), inner.join(","))
-            }
-        }
+        crate::condition::show(&self.model, e)
     }
 
     /// The `(op, operand)` of a `<condition>` element.

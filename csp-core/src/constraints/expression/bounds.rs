@@ -16,8 +16,11 @@ pub type Interval = (i128, i128);
 /// An expression some of whose values can leave the 128-bit integers csp computes in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RangeError {
-    /// The subexpression whose bounds overflow, as written in XCSP3 notation.
+    /// The subexpression whose bounds overflow, as written in XCSP3 notation (variables as
+    /// `x0`, `x1`, ... by index; at most about 200 characters).
     pub subexpression: String,
+    /// The subexpression itself, for a caller that names the variables its own way.
+    pub expr: Expr,
 }
 
 impl std::fmt::Display for RangeError {
@@ -58,7 +61,10 @@ fn overflow(expr: &Expr) -> RangeError {
         text.truncate(cut);
         text.push_str("...");
     }
-    RangeError { subexpression: text }
+    RangeError {
+        subexpression: text,
+        expr: expr.clone(),
+    }
 }
 
 fn interval(
