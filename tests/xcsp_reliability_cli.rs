@@ -849,3 +849,45 @@ fn messages_name_the_files_variables() {
         "{err}"
     );
 }
+
+/// B6: the cap on a list's repetitions is on the whole list, and the message says so.
+#[test]
+fn a_repeat_count_past_the_list_cap_names_the_total() {
+    let dir = TempDir::new("i30-b6");
+    let text = instance(
+        "<var id=\"x\"> 0..1 </var>\n<var id=\"y\"> 0..1 </var>",
+        "<sum> <list> x y </list> <coeffs> 1x33554432 1x1 </coeffs> <condition> (le,1) </condition> </sum>",
+    );
+    let err = refused(&dir, "vxk.xml", &text);
+    assert!(err.contains("33554433 items") && err.contains("`1x1`"), "{err}");
+    let text = instance(
+        "<var id=\"x\"> 0..1 </var>\n<var id=\"y\"> 0..1 </var>",
+        "<sum> <list> x y </list> <coeffs> 1x-1 </coeffs> <condition> (le,1) </condition> </sum>",
+    );
+    assert!(refused(&dir, "neg.xml", &text).contains("negative"));
+}
+
+/// B8: a NUL byte (or another control character) in a `.col` file is named with its line
+/// and column, not taken for a broken lzma stream; a byte-order mark is accepted.
+#[test]
+fn control_characters_and_a_bom_in_dimacs_files() {
+    let dir = TempDir::new("i30-b8");
+    let path = dir.file("nul.col", "p edge 3 1\ne 1 2\n\0\n");
+    let out = run(&["count", &path, "--colors", "2"], None);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("line 3, column 1") && stderr(&out).contains("U+0000"),
+        "{}",
+        stderr(&out)
+    );
+    let path = dir.file("bom.col", "\u{feff}p edge 3 1\ne 1 2\n");
+    let out = run(&["count", &path, "--colors", "2"], None);
+    let colours: Vec<i128> = vec![0, 1];
+    let expected = brute(&[colours.clone(), colours.clone(), colours], &|v| v[0] != v[1]);
+    assert_eq!(
+        (code(&out), stdout(&out).trim().to_string()),
+        (0, expected.to_string()),
+        "{}",
+        stderr(&out)
+    );
+}
