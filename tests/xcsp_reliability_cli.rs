@@ -891,3 +891,63 @@ fn control_characters_and_a_bom_in_dimacs_files() {
         stderr(&out)
     );
 }
+
+/// B5: a `cumulative` limit past 32 bits is checked exactly on complete assignments (the
+/// loads can add up past 32 bits); a `binPacking` whose loads cannot be 32-bit variables is
+/// refused as unsupported with the sum of its sizes, a number that says why.
+#[test]
+fn scheduling_limits_past_32_bits() {
+    let dir = TempDir::new("i30-b5");
+    let top = i128::from(i32::MAX);
+    let limit = 2 * top - 1;
+    let text = instance(
+        "<var id=\"s\"> 0..2 </var>\n<var id=\"t\"> 0..2 </var>\n<var id=\"h\"> 2147483646 2147483647 </var>",
+        &format!(
+            "<cumulative><origins> s t </origins><lengths> 2 1 </lengths><heights> h {top} </heights><condition> (le,{limit}) </condition></cumulative>"
+        ),
+    );
+    let domains = [vec![0, 1, 2], vec![0, 1, 2], vec![top - 1, top]];
+    let expected = brute(&domains, &|v| {
+        let tasks = [(v[0], 2, v[2]), (v[1], 1, top)];
+        tasks.iter().all(|&(at, _, _)| {
+            let load: i128 = tasks
+                .iter()
+                .filter(|&&(o, l, _)| o <= at && at < o + l)
+                .map(|t| t.2)
+                .sum();
+            load <= limit
+        })
+    });
+    assert_eq!(count(&dir, "cumulative.xml", &text), expected);
+    let text = instance(
+        "<var id=\"a\"> 0 1 </var>\n<var id=\"b\"> 0 1 </var>\n<var id=\"c\"> 0 1 </var>",
+        &format!(
+            "<binPacking><list> a b c </list><sizes> {top} {top} 1 </sizes><condition> (le,{}) </condition></binPacking>",
+            2 * top
+        ),
+    );
+    let err = refused(&dir, "bins.xml", &text);
+    assert!(
+        err.contains("unsupported") && err.contains(&(2 * top + 1).to_string()),
+        "{err}"
+    );
+}
+
+/// B7: one rule for negative lengths, constants and variables alike: refused as unsupported
+/// (the specification does not say what they mean), never a count that drops them silently.
+#[test]
+fn negative_lengths_are_refused_alike() {
+    let dir = TempDir::new("i30-b7");
+    let vars = "<var id=\"x\"> -3..3 </var>\n<var id=\"y\"> -3..3 </var>\n<var id=\"v\"> -2..-1 </var>";
+    for (name, lengths) in [("var.xml", "v 2"), ("const.xml", "-1 2")] {
+        let text = instance(
+            vars,
+            &format!("<noOverlap><origins> x y </origins><lengths> {lengths} </lengths></noOverlap>"),
+        );
+        let err = refused(&dir, name, &text);
+        assert!(
+            err.contains("unsupported") && err.contains("negative"),
+            "{name}: {err}"
+        );
+    }
+}
