@@ -853,3 +853,224 @@ fn compare_reads_under_its_timeout_and_a_signal_writes_no_record() {
     let written = std::fs::read_to_string(&log).unwrap_or_default();
     assert_eq!(written, "", "a cancelled reading leaves no record");
 }
+
+// ----- Issue 30: the adversarial run of 2026-11-27 (findings W1, B1..B8) -----
+
+/// B4: `count` and `solve --all` ignore the objective, so an objective one variable cannot
+/// hold does not stop them; `solve` refuses it as unsupported, with its place and why.
+#[test]
+fn an_objective_wider_than_a_variable_stops_only_solve() {
+    let dir = TempDir::new("i30-b4");
+    let lo = 2_147_483_645_i128;
+    let domains = vec![(lo..=lo + 2).collect::<Vec<_>>(); 2];
+    let text = format!(
+        "<instance format=\"XCSP3\" type=\"COP\">\n<variables>\n<var id=\"x\"> {lo}..{} </var>\n<var id=\"y\"> {lo}..{} </var>\n</variables>\n<constraints>\n<intension> lt(x,y) </intension>\n</constraints>\n<objectives> <minimize type=\"sum\"> x y </minimize> </objectives>\n</instance>\n",
+        lo + 2,
+        lo + 2
+    );
+    let expected = brute(&domains, &|v| v[0] < v[1]);
+    assert_eq!(count(&dir, "wide.xml", &text), expected);
+    let path = dir.file("wide.xml", &text);
+    let all = run(&["solve", &path, "--all"], None);
+    assert_eq!(code(&all), 0, "{}", stderr(&all));
+    assert_eq!(
+        stdout(&all).lines().filter(|l| l.starts_with("x=")).count() as u64,
+        expected
+    );
+    let out = run(&["solve", &path, "--format", "xcsp"], None);
+    assert_eq!(code(&out), 1);
+    assert!(stdout(&out).contains("s UNSUPPORTED"), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("line 9, column") && err.contains("objective"),
+        "{err}"
+    );
+}
+
+/// B2: the bounds of `mod` follow the divisor (and those of `div` and `if` what the operands
+/// allow), so expressions whose values stay small are counted, not refused as too wide.
+#[test]
+fn a_remainder_is_bounded_by_its_divisor() {
+    let dir = TempDir::new("i30-b2");
+    let y: Vec<i128> = (0..=200).collect();
+    let text = instance(
+        "<var id=\"y\"> 0..200 </var>",
+        "<intension> eq(pow(3,mod(y,2)),3) </intension>",
+    );
+    let expected = brute(std::slice::from_ref(&y), &|v| 3i128.pow((v[0] % 2) as u32) == 3);
+    assert_eq!(count(&dir, "pow-mod.xml", &text), expected);
+    // A quotient by a constant of the same sign bounds the exponent too.
+    let text = instance(
+        "<var id=\"y\"> 0..200 </var>",
+        "<intension> lt(pow(2,div(y,50)),20) </intension>",
+    );
+    let expected = brute(&[y], &|v| 2i128.pow((v[0] / 50) as u32) < 20);
+    assert_eq!(count(&dir, "pow-div.xml", &text), expected);
+}
+
+/// B1: a comparison of sums of functions of one variable whose coefficients, merged per
+/// variable, leave 64 bits falls back to the general expression, as the plain linear path does.
+#[test]
+fn merged_coefficients_past_64_bits_in_a_sum_of_functions_are_exact() {
+    let dir = TempDir::new("i30-b1");
+    let bit: Vec<i128> = vec![0, 1];
+    let max = i128::from(i64::MAX);
+    for (name, expr, holds) in [
+        (
+            "abs.xml",
+            "ge(add(mul(9223372036854775807,x),y,abs(z)),neg(x))",
+            &(|v: &[i128]| max * v[0] + v[1] + v[2].abs() >= -v[0]) as &dyn Fn(&[i128]) -> bool,
+        ),
+        (
+            "twice.xml",
+            "eq(add(mul(9223372036854775807,abs(z)),mul(9223372036854775807,abs(z)),x),y)",
+            &(|v: &[i128]| 2 * max * v[2].abs() + v[0] == v[1]),
+        ),
+    ] {
+        let text = instance(
+            "<var id=\"x\"> 0..1 </var>\n<var id=\"y\"> 0..1 </var>\n<var id=\"z\"> 0..1 </var>",
+            &format!("<intension> {expr} </intension>"),
+        );
+        let expected = brute(&[bit.clone(), bit.clone(), bit.clone()], holds);
+        assert_eq!(count(&dir, name, &text), expected, "{expr}");
+    }
+}
+
+/// B3: messages name the file's variables and show its expressions as written, even when the
+/// file declares variables named like csp's internal ones (`x0`, `x1`).
+#[test]
+fn messages_name_the_files_variables() {
+    let dir = TempDir::new("i30-b3");
+    let vars = "<var id=\"x0\"> 0..1 </var>\n<var id=\"x1\"> 0..1 </var>\n<var id=\"y\"> 2..100 </var>\n<var id=\"big\"> 2147483000..2147483647 </var>\n<var id=\"w\"> 2147483000..2147483647 </var>";
+    let err = refused(
+        &dir,
+        "pow.xml",
+        &instance(
+            vars,
+            "<intension> eq(add(x0,x1,pow(y,add(x0,30))),3) </intension>",
+        ),
+    );
+    assert!(err.contains("pow(y,add(x0,30))") && !err.contains("x2"), "{err}");
+    let err = refused(
+        &dir,
+        "element.xml",
+        &instance(
+            vars,
+            "<element><list> mul(big,w) x0 </list><index> x1 </index><value> 1 </value></element>",
+        ),
+    );
+    assert!(err.contains("mul(big,w)") && !err.contains("x3"), "{err}");
+    let text = format!(
+        "<instance format=\"XCSP3\" type=\"COP\">\n<variables>\n{vars}\n</variables>\n<constraints>\n<intension> lt(x0,x1) </intension>\n</constraints>\n<objectives> <minimize type=\"sum\"> <list> big w </list> <coeffs> 4294967296 1 </coeffs> </minimize> </objectives>\n</instance>\n"
+    );
+    let path = dir.file("objective.xml", &text);
+    let out = run(&["solve", &path], None);
+    assert_eq!(code(&out), 1);
+    let err = stderr(&out);
+    assert!(
+        err.contains("add(mul(4294967296,big),w)") && err.contains("line 12, column"),
+        "{err}"
+    );
+}
+
+/// B6: the cap on a list's repetitions is on the whole list, and the message says so.
+#[test]
+fn a_repeat_count_past_the_list_cap_names_the_total() {
+    let dir = TempDir::new("i30-b6");
+    let text = instance(
+        "<var id=\"x\"> 0..1 </var>\n<var id=\"y\"> 0..1 </var>",
+        "<sum> <list> x y </list> <coeffs> 1x33554432 1x1 </coeffs> <condition> (le,1) </condition> </sum>",
+    );
+    let err = refused(&dir, "vxk.xml", &text);
+    assert!(err.contains("33554433 items") && err.contains("`1x1`"), "{err}");
+    let text = instance(
+        "<var id=\"x\"> 0..1 </var>\n<var id=\"y\"> 0..1 </var>",
+        "<sum> <list> x y </list> <coeffs> 1x-1 </coeffs> <condition> (le,1) </condition> </sum>",
+    );
+    assert!(refused(&dir, "neg.xml", &text).contains("negative"));
+}
+
+/// B8: a NUL byte (or another control character) in a `.col` file is named with its line
+/// and column, not taken for a broken lzma stream; a byte-order mark is accepted.
+#[test]
+fn control_characters_and_a_bom_in_dimacs_files() {
+    let dir = TempDir::new("i30-b8");
+    let path = dir.file("nul.col", "p edge 3 1\ne 1 2\n\0\n");
+    let out = run(&["count", &path, "--colors", "2"], None);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("line 3, column 1") && stderr(&out).contains("U+0000"),
+        "{}",
+        stderr(&out)
+    );
+    let path = dir.file("bom.col", "\u{feff}p edge 3 1\ne 1 2\n");
+    let out = run(&["count", &path, "--colors", "2"], None);
+    let colours: Vec<i128> = vec![0, 1];
+    let expected = brute(&[colours.clone(), colours.clone(), colours], &|v| v[0] != v[1]);
+    assert_eq!(
+        (code(&out), stdout(&out).trim().to_string()),
+        (0, expected.to_string()),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// B5: a `cumulative` limit past 32 bits is checked exactly on complete assignments (the
+/// loads can add up past 32 bits); a `binPacking` whose loads cannot be 32-bit variables is
+/// refused as unsupported with the sum of its sizes, a number that says why.
+#[test]
+fn scheduling_limits_past_32_bits() {
+    let dir = TempDir::new("i30-b5");
+    let top = i128::from(i32::MAX);
+    let limit = 2 * top - 1;
+    let text = instance(
+        "<var id=\"s\"> 0..2 </var>\n<var id=\"t\"> 0..2 </var>\n<var id=\"h\"> 2147483646 2147483647 </var>",
+        &format!(
+            "<cumulative><origins> s t </origins><lengths> 2 1 </lengths><heights> h {top} </heights><condition> (le,{limit}) </condition></cumulative>"
+        ),
+    );
+    let domains = [vec![0, 1, 2], vec![0, 1, 2], vec![top - 1, top]];
+    let expected = brute(&domains, &|v| {
+        let tasks = [(v[0], 2, v[2]), (v[1], 1, top)];
+        tasks.iter().all(|&(at, _, _)| {
+            let load: i128 = tasks
+                .iter()
+                .filter(|&&(o, l, _)| o <= at && at < o + l)
+                .map(|t| t.2)
+                .sum();
+            load <= limit
+        })
+    });
+    assert_eq!(count(&dir, "cumulative.xml", &text), expected);
+    let text = instance(
+        "<var id=\"a\"> 0 1 </var>\n<var id=\"b\"> 0 1 </var>\n<var id=\"c\"> 0 1 </var>",
+        &format!(
+            "<binPacking><list> a b c </list><sizes> {top} {top} 1 </sizes><condition> (le,{}) </condition></binPacking>",
+            2 * top
+        ),
+    );
+    let err = refused(&dir, "bins.xml", &text);
+    assert!(
+        err.contains("unsupported") && err.contains(&(2 * top + 1).to_string()),
+        "{err}"
+    );
+}
+
+/// B7: one rule for negative lengths, constants and variables alike: refused as unsupported
+/// (the specification does not say what they mean), never a count that drops them silently.
+#[test]
+fn negative_lengths_are_refused_alike() {
+    let dir = TempDir::new("i30-b7");
+    let vars = "<var id=\"x\"> -3..3 </var>\n<var id=\"y\"> -3..3 </var>\n<var id=\"v\"> -2..-1 </var>";
+    for (name, lengths) in [("var.xml", "v 2"), ("const.xml", "-1 2")] {
+        let text = instance(
+            vars,
+            &format!("<noOverlap><origins> x y </origins><lengths> {lengths} </lengths></noOverlap>"),
+        );
+        let err = refused(&dir, name, &text);
+        assert!(
+            err.contains("unsupported") && err.contains("negative"),
+            "{name}: {err}"
+        );
+    }
+}

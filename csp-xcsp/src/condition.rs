@@ -184,3 +184,40 @@ impl fmt::Display for Condition {
         }
     }
 }
+
+/// The most characters of an expression a message shows.
+const SHOWN: usize = 200;
+
+/// An expression in XCSP3 notation with the variables' names in `model` (as the file
+/// declares them; an auxiliary variable as `aux#N`), for messages; cut after about 200
+/// characters.
+pub(crate) fn show(model: &csp_core::Model, e: &Expr) -> String {
+    fn go(model: &csp_core::Model, e: &Expr, out: &mut String) {
+        if out.len() > SHOWN {
+            return;
+        }
+        match e {
+            Expr::Const(k) => out.push_str(&k.to_string()),
+            Expr::Var(v) => out.push_str(model.name(*v)),
+            Expr::Call(op, args) => {
+                out.push_str(op.name());
+                out.push('(');
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    go(model, a, out);
+                }
+                out.push(')');
+            }
+        }
+    }
+    let mut out = String::new();
+    go(model, e, &mut out);
+    if out.len() > SHOWN {
+        let cut = (0..=SHOWN).rev().find(|&i| out.is_char_boundary(i)).unwrap_or(0);
+        out.truncate(cut);
+        out.push_str("...");
+    }
+    out
+}

@@ -36,8 +36,20 @@ fn syntax(line: usize, message: String) -> Error {
 pub fn parse(text: &str) -> Result<Graph> {
     let mut graph: Option<Graph> = None;
     let mut seen = std::collections::HashSet::new();
+    // A byte-order mark is not part of the first line (editors on Windows write one).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, line) in text.lines().enumerate() {
         let n = i + 1;
+        if let Some(at) = line.find(|c: char| c == '\0' || (c.is_control() && !c.is_ascii_whitespace())) {
+            let c = line[at..].chars().next().expect("found");
+            return Err(Error::Syntax {
+                position: Position {
+                    line: n as u32,
+                    column: line[..at].chars().count() as u32 + 1,
+                },
+                message: format!("a control character U+{:04X} (DIMACS files are text)", c as u32),
+            });
+        }
         let mut parts = line.split_whitespace();
         match parts.next() {
             None | Some("c") => {}

@@ -31,6 +31,7 @@
 //! assert_eq!(err.to_string(), "line 3, column 15: unsupported constraint <stretch> (outside XCSP3-core)");
 //! ```
 
+mod attributes;
 mod condition;
 mod constraints;
 pub mod dimacs;
@@ -136,8 +137,8 @@ impl Instance {
             c.constraint.post(&mut poster)?;
         }
         let objective_var = match &mut parsed.objective {
-            Some(o) => Some(o.post(&mut poster)?),
-            None => None,
+            Some(o) if options.post.objective => Some(o.post(&mut poster)?),
+            _ => None,
         };
         poster.finish()?;
         drop(poster);

@@ -3,6 +3,12 @@
 //! `lex`. Posted as one variable equal to the objective, which the search minimises or
 //! maximises (`csp_core::Model::minimize`).
 //!
+//! `<coeffs>` may weigh the list of every specialised type, not only `sum`: the function then
+//! applies to the products `c_i·x_i` (`maximum` of `<list> x y </list><coeffs> -2 3 </coeffs>`
+//! is `max(-2·x, 3·y)`), as the XCSP3 solution checker computes it. The reader turns each
+//! weighted item into the expression `mul(c_i, x_i)`, so the exact arithmetic and the limits of
+//! expressions hold for it.
+//!
 //! A `lex` objective orders solutions by their list of values, the first item first. It is
 //! posted as its rank `w_1·x_1 + ... + w_k·x_k`, where `w_k = 1` and each weight is the next
 //! one times the span of the next item's domain: a larger earlier item outweighs any change
@@ -107,33 +113,28 @@ impl Objective {
         }
     }
 
-    /// The objective as one expression (for the functions that are expressions).
+    /// The objective as one expression (for the functions that are expressions), written as
+    /// the file would (`add(x,mul(2,y))`: no factor 1, no padding), since messages show it.
     fn expression(&self) -> Option<Expr> {
-        let pad = [Expr::Const(0), Expr::Const(0)];
+        let scaled = |c: Expr, e: &Expr| match c {
+            Expr::Const(1) => e.clone(),
+            c => Expr::Call(Op::Mul, vec![c, e.clone()]),
+        };
         Some(match &self.function {
             Function::Expression(e) => e.clone(),
-            Function::Sum(terms) => Expr::Call(
+            Function::Sum(terms) => n_ary(
                 Op::Add,
-                terms
-                    .iter()
-                    .map(|(c, e)| Expr::Call(Op::Mul, vec![c.clone(), e.clone()]))
-                    .chain(pad)
-                    .collect(),
+                0,
+                terms.iter().map(|(c, e)| scaled(c.clone(), e)).collect(),
             ),
-            Function::Product(l) => Expr::Call(
-                Op::Mul,
-                l.iter()
-                    .cloned()
-                    .chain([Expr::Const(1), Expr::Const(1)])
-                    .collect(),
-            ),
-            Function::Lex { items, weights } => Expr::Call(
+            Function::Product(l) => n_ary(Op::Mul, 1, l.clone()),
+            Function::Lex { items, weights } => n_ary(
                 Op::Add,
+                0,
                 items
                     .iter()
                     .zip(weights)
-                    .map(|(e, &w)| Expr::Call(Op::Mul, vec![Expr::Const(w), e.clone()]))
-                    .chain(pad)
+                    .map(|(e, &w)| scaled(Expr::Const(w), e))
                     .collect(),
             ),
             _ => return None,
@@ -141,13 +142,25 @@ impl Objective {
     }
 
     /// Posts the variable equal to the objective, and makes the model optimise it (a `lex`
-    /// objective gets its weights here).
+    /// objective gets its weights here). An objective whose values one variable cannot hold
+    /// (past 32 bits, or spread wider than a domain may span) is refused as unsupported.
     pub(crate) fn post(&mut self, p: &mut Poster<'_, '_>) -> Result<VarId> {
         p.position = self.position;
         if let Function::Lex { items, weights } = &mut self.function {
             *weights = lex_weights(p, items)?;
         }
-        let var = match (&self.function, self.expression()) {
+        let var = self.variable(p).map_err(|e| too_wide(e, self.position))?;
+        let set = match self.goal {
+            Goal::Minimize => p.model.minimize(var),
+            Goal::Maximize => p.model.maximize(var),
+        };
+        set.map_err(|e| p.err(e))?;
+        Ok(var)
+    }
+
+    /// The variable equal to the objective.
+    fn variable(&self, p: &mut Poster<'_, '_>) -> Result<VarId> {
+        Ok(match (&self.function, self.expression()) {
             (_, Some(e)) => p.var_of(&e)?,
             (Function::Minimum(l) | Function::Maximum(l), None) => {
                 let vars = p.vars_of(l)?;
@@ -171,13 +184,33 @@ impl Objective {
                 result
             }
             (_, None) => unreachable!("every other function is an expression"),
-        };
-        let set = match self.goal {
-            Goal::Minimize => p.model.minimize(var),
-            Goal::Maximize => p.model.maximize(var),
-        };
-        set.map_err(|e| p.err(e))?;
-        Ok(var)
+        })
+    }
+}
+
+/// `op` over `items` (n-ary `add` or `mul`): `neutral` for no item, the item itself for one.
+fn n_ary(op: Op, neutral: i64, mut items: Vec<Expr>) -> Expr {
+    match items.len() {
+        0 => Expr::Const(neutral),
+        1 => items.pop().expect("one"),
+        _ => Expr::Call(op, items),
+    }
+}
+
+/// An objective csp cannot optimise because one variable cannot hold its values (or those of
+/// an item): said as such, with the reason the posting gave. Limits and cancellations pass.
+fn too_wide(e: Error, position: Position) -> Error {
+    let reason = match e {
+        Error::Syntax { message, .. } | Error::ValueOutOfRange { message, .. } => message,
+        Error::Model { source, .. } => source.to_string(),
+        other => return other,
+    };
+    Error::Unsupported {
+        position,
+        what: format!(
+            "objective: csp optimises one variable equal to it (and to each item of its list), \
+             whose values must be 32-bit and span at most {MAX_DOMAIN_SPAN} values; here {reason}"
+        ),
     }
 }
 
@@ -197,36 +230,62 @@ pub(crate) fn read<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>) -> Re
         other => return Err(r.unsupported(o, format!("element <{other}> in <objectives>"))),
     };
     r.check_children(o, &["list", "coeffs"])?;
-    let list = |r: &mut Reader<'d, 'a, '_>| match r.child(o, "list") {
-        Some(l) => r.list(l, None),
-        None => r.list(o, None),
-    };
-    let function = match o.attribute("type").unwrap_or("expression") {
-        "expression" => {
-            let text = r.content(o)?;
-            Function::Expression(r.expr(text, o, None)?)
+    let kind = o.attribute("type").unwrap_or("expression");
+    if kind == "expression" {
+        if let Some(c) = r.child(o, "coeffs") {
+            return Err(r.unsupported(c, "<coeffs> in an objective of type `expression`"));
         }
-        "sum" => {
-            let items = list(r)?;
-            let coeffs = match r.child(o, "coeffs") {
-                Some(c) => r.list(c, None)?,
-                None => vec![Expr::Const(1); items.len()],
-            };
+        let text = r.content(o)?;
+        return Ok(Objective {
+            goal,
+            function: Function::Expression(r.expr(text, o, None)?),
+            position: o.position(),
+        });
+    }
+    let items = match r.child(o, "list") {
+        Some(l) => r.list(l, None)?,
+        None => r.list(o, None)?,
+    };
+    // `<coeffs>` weighs every item of every specialised type: the function applies to the
+    // products `c_i * x_i`, as the XCSP3 solution checker computes it.
+    let coeffs = match r.child(o, "coeffs") {
+        Some(c) => {
+            let coeffs = r.list(c, None)?;
             if coeffs.len() != items.len() {
                 return Err(r.syntax(
                     "",
-                    o,
+                    c,
                     format!("{} coefficients for {} terms", coeffs.len(), items.len()),
                 ));
             }
+            Some(coeffs)
+        }
+        None => None,
+    };
+    let weighted = |items: Vec<Expr>, coeffs: Option<Vec<Expr>>| -> Vec<Expr> {
+        match coeffs {
+            None => items,
+            Some(coeffs) => coeffs
+                .into_iter()
+                .zip(items)
+                .map(|(c, x)| match c {
+                    Expr::Const(1) => x,
+                    c => Expr::Call(Op::Mul, vec![c, x]),
+                })
+                .collect(),
+        }
+    };
+    let function = match kind {
+        "sum" => {
+            let coeffs = coeffs.unwrap_or_else(|| vec![Expr::Const(1); items.len()]);
             Function::Sum(coeffs.into_iter().zip(items).collect())
         }
-        "product" => Function::Product(list(r)?),
-        "minimum" => Function::Minimum(list(r)?),
-        "maximum" => Function::Maximum(list(r)?),
-        "nValues" => Function::NValues(list(r)?),
+        "product" => Function::Product(weighted(items, coeffs)),
+        "minimum" => Function::Minimum(weighted(items, coeffs)),
+        "maximum" => Function::Maximum(weighted(items, coeffs)),
+        "nValues" => Function::NValues(weighted(items, coeffs)),
         "lex" => Function::Lex {
-            items: list(r)?,
+            items: weighted(items, coeffs),
             weights: Vec::new(),
         },
         other => return Err(r.unsupported(o, format!("objective of type `{other}`"))),

@@ -303,7 +303,7 @@ fn decompress(raw: Vec<u8>, path: &str, limits: &ReadLimits, xml: bool) -> Resul
                 "it is {name}-compressed; csp reads plain XML, xz and lzma (decompress it with {tool})"
             ),
         });
-    } else if path.ends_with(".lzma") || (!looks_like_text(&raw) && raw.len() > 13 && raw[0] < 225) {
+    } else if path.ends_with(".lzma") || (!looks_like_text(&raw) && plausible_lzma_header(&raw)) {
         let mut reader = lzma_rust2::LzmaReader::new_mem_limit(raw.as_slice(), dictionary_kib, None)
             .map_err(fail("lzma"))?;
         pump(&mut reader, &mut sink, fail("lzma"))?;
@@ -331,6 +331,14 @@ fn other_compression(raw: &[u8]) -> Option<(&'static str, &'static str)> {
     .into_iter()
     .find(|(magic, _, _)| raw.starts_with(magic))
     .map(|(_, name, tool)| (name, tool))
+}
+
+/// Whether `raw` starts like an lzma-alone header: a properties byte below 225 and a
+/// dictionary below 128 MiB (xz's presets use at most 64 MiB). Four bytes of text as the
+/// dictionary size make at least 150 MB, so a text file with a stray NUL byte is not taken
+/// for lzma.
+fn plausible_lzma_header(raw: &[u8]) -> bool {
+    raw.len() > 13 && raw[0] < 225 && raw[4] < 0x08
 }
 
 /// Whether the first bytes are all text (so not an lzma header).

@@ -36,6 +36,7 @@ pub(crate) fn read(doc: &Document<'_>, budget: Budget<'_>) -> Result<Parsed> {
             return Err(r.unsupported(root, format!("instance type `{t}` (csp reads CSP and COP)")));
         }
     }
+    crate::attributes::check(root, "")?;
     let mut goal = None;
     for child in root.children() {
         match child.name() {

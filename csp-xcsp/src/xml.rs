@@ -307,6 +307,11 @@ impl<'d, 'a> Node<'d, 'a> {
             .map(|(_, v)| v.as_ref())
     }
 
+    /// The names of its attributes, in order.
+    pub(crate) fn attribute_names(&self) -> impl Iterator<Item = &'a str> + 'd {
+        self.element().attributes.iter().map(|(k, _)| *k)
+    }
+
     /// Its child elements, in order.
     pub(crate) fn children(&self) -> Children<'d, 'a> {
         Children {

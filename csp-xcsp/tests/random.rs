@@ -298,40 +298,80 @@ fn random_instances_against_brute_force() {
     }
 }
 
-/// A random `<objectives>` over `x[0..n]`: every function type, minimised or maximised.
-fn objective(r: &mut Rng, n: usize) -> String {
-    let goal = r.pick(&["minimize", "maximize"]);
-    let k = r.range(1, 4) as usize;
-    let items: Vec<String> = (0..k).map(|_| var(r, n)).collect();
-    let list = items.join(" ");
-    let body = match r.below(7) {
-        0 => format!("<{goal}> {} </{goal}>", term(r, n, 2)),
-        1 => {
-            let coeffs: Vec<String> = (0..k).map(|_| r.range(-3, 4).to_string()).collect();
-            format!(
-                "<{goal} type=\"sum\"> <list> {list} </list> <coeffs> {} </coeffs> </{goal}>",
-                coeffs.join(" ")
-            )
-        }
-        2 => format!("<{goal} type=\"product\"> <list> {list} </list> </{goal}>"),
-        3 => format!("<{goal} type=\"minimum\"> <list> {list} </list> </{goal}>"),
-        4 => format!("<{goal} type=\"maximum\"> <list> {list} </list> </{goal}>"),
-        5 => format!("<{goal} type=\"nValues\"> <list> {list} </list> </{goal}>"),
-        _ => format!("<{goal} type=\"lex\"> <list> {list} </list> </{goal}>"),
-    };
-    format!("<objectives> {body} </objectives>")
+/// What a random objective computes, for the oracle: the function, the indices `i` of its
+/// items `x[i]` and their coefficients (1 when the file gives none).
+enum ObjectiveSpec {
+    /// An expression: its value is the reader's evaluation of it.
+    Expression,
+    /// `sum`, `product`, `minimum`, `maximum`, `nValues` or `lex` of `c_i * x[i]`.
+    List {
+        kind: &'static str,
+        items: Vec<usize>,
+        coeffs: Vec<i128>,
+    },
 }
 
-/// The indices of the `x[i]` of a `lex` objective's list, in order (empty for another type).
-fn lex_items(xml: &str) -> Vec<usize> {
-    let Some(at) = xml.find("type=\"lex\"> <list> ") else {
-        return Vec::new();
+impl ObjectiveSpec {
+    /// The objective's key under a solution, computed here from the drawn items and
+    /// coefficients (never from the reader): one value, or the list of values for `lex`.
+    fn key(&self, instance: &Instance, s: &[i32]) -> Option<Vec<i128>> {
+        let ObjectiveSpec::List { kind, items, coeffs } = self else {
+            return instance.objective_value(s).map(|v| vec![v]);
+        };
+        let terms: Vec<i128> = items
+            .iter()
+            .zip(coeffs)
+            .map(|(&i, &c)| c * i128::from(s[i]))
+            .collect();
+        Some(match *kind {
+            "sum" => vec![terms.iter().sum()],
+            "product" => vec![terms.iter().product()],
+            "minimum" => vec![*terms.iter().min()?],
+            "maximum" => vec![*terms.iter().max()?],
+            "nValues" => vec![terms.iter().collect::<BTreeSet<_>>().len() as i128],
+            _ => terms,
+        })
+    }
+}
+
+/// A random `<objectives>` over `x[0..n]`: every function type, minimised or maximised,
+/// each list type with or without `<coeffs>`.
+fn objective(r: &mut Rng, n: usize) -> (String, ObjectiveSpec) {
+    let goal = r.pick(&["minimize", "maximize"]);
+    let k = r.range(1, 4) as usize;
+    let items: Vec<usize> = (0..k).map(|_| r.below(n as u64) as usize).collect();
+    let list = items
+        .iter()
+        .map(|i| format!("x[{i}]"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let kind = match r.below(7) {
+        0 => {
+            let body = format!("<{goal}> {} </{goal}>", term(r, n, 2));
+            return (
+                format!("<objectives> {body} </objectives>"),
+                ObjectiveSpec::Expression,
+            );
+        }
+        1 => "sum",
+        2 => "product",
+        3 => "minimum",
+        4 => "maximum",
+        5 => "nValues",
+        _ => "lex",
     };
-    let rest = &xml[at + "type=\"lex\"> <list> ".len()..];
-    rest[..rest.find(" </list>").expect("closed")]
-        .split(' ')
-        .map(|name| name[2..name.len() - 1].parse().expect("x[i]"))
-        .collect()
+    let (coeffs, written) = if r.below(2) == 0 {
+        (vec![1; k], String::new())
+    } else {
+        let coeffs: Vec<i128> = (0..k).map(|_| i128::from(r.range(-3, 4))).collect();
+        let text = coeffs.iter().map(i128::to_string).collect::<Vec<_>>().join(" ");
+        (coeffs, format!(" <coeffs> {text} </coeffs>"))
+    };
+    let body = format!("<{goal} type=\"{kind}\"> <list> {list} </list>{written} </{goal}>");
+    (
+        format!("<objectives> {body} </objectives>"),
+        ObjectiveSpec::List { kind, items, coeffs },
+    )
 }
 
 #[test]
@@ -345,10 +385,10 @@ fn random_objectives_against_brute_force() {
         let n = r.range(2, 4) as usize;
         let constraints: Vec<String> = (0..r.range(0, 2)).map(|_| constraint(&mut r, n)).collect();
         let domain = format!("{}..{}", r.range(-2, 0), r.range(1, 3));
+        let (objectives, spec) = objective(&mut r, n);
         let xml = format!(
-            "<instance format=\"XCSP3\" type=\"COP\"><variables><array id=\"x\" size=\"[{n}]\"> {domain} </array></variables><constraints>\n{}\n</constraints>{}</instance>",
+            "<instance format=\"XCSP3\" type=\"COP\"><variables><array id=\"x\" size=\"[{n}]\"> {domain} </array></variables><constraints>\n{}\n</constraints>{objectives}</instance>",
             constraints.join("\n"),
-            objective(&mut r, n)
         );
         let instance = Instance::from_str(&xml).unwrap_or_else(|e| panic!("case {case}: {e}\n{xml}"));
         let mut solutions = brute_force(&instance);
@@ -358,16 +398,9 @@ fn random_objectives_against_brute_force() {
             }
         }
         let maximising = xml.contains("<maximize");
-        let lex = lex_items(&xml);
         // The best by the objective's definition: a list of values compared in order for
         // `lex`, its value otherwise (a solution whose objective is undefined is no solution).
-        let key = |s: &[i32]| -> Option<Vec<i128>> {
-            if lex.is_empty() {
-                instance.objective_value(s).map(|v| vec![v])
-            } else {
-                Some(lex.iter().map(|&i| i128::from(s[i])).collect())
-            }
-        };
+        let key = |s: &[i32]| spec.key(&instance, s);
         let keys = solutions.iter().filter_map(|s| key(s));
         let best = if maximising { keys.max() } else { keys.min() };
         for &strategy in &strategies {
@@ -379,9 +412,17 @@ fn random_objectives_against_brute_force() {
                 assert_eq!(
                     instance.objective_value(s).and_then(|v| i64::try_from(v).ok()),
                     optimum.objective,
-                    "case {case} under {strategy}: the reported objective is the definition's\n{xml}"
+                    "case {case} under {strategy}: the reported objective is the reader's value\n{xml}"
                 );
-                key(s).expect("defined")
+                let independent = key(s).expect("defined");
+                if let [value] = independent[..] {
+                    assert_eq!(
+                        optimum.objective.map(i128::from),
+                        Some(value),
+                        "case {case} under {strategy}: the reported objective is the definition's\n{xml}"
+                    );
+                }
+                independent
             });
             assert_eq!(found, best, "case {case} under {strategy}\n{xml}");
         }

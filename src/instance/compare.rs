@@ -281,6 +281,8 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
                 f,
                 &args.instance,
                 read_limits(&args.instance, Some(Instant::now() + args.timeout)),
+                // Counting ignores the objective.
+                !args.count,
             )
         },
         |_, result| {

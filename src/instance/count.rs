@@ -49,7 +49,7 @@ enum Answer {
 /// Reads one instance and counts its solutions, within the run's limits.
 fn count_one(path: &Path, args: &CountArgs, config: &SearchConfig) -> (Option<Loaded>, Answer) {
     let deadline = deadline(&args.search.limits, Instant::now());
-    let loaded = match load_within(path, &args.instance, read_limits(&args.instance, deadline)) {
+    let loaded = match load_within(path, &args.instance, read_limits(&args.instance, deadline), false) {
         Ok(l) => l,
         Err(LoadFailure::Limit(kind)) => {
             let answer = Answer::Done {

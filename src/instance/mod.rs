@@ -343,8 +343,15 @@ pub fn read_limits(args: &InstanceArgs, deadline: Option<Instant>) -> ReadLimits
     }
 }
 
-/// Reads an instance within `limits`.
-pub fn load_within(path: &Path, args: &InstanceArgs, limits: ReadLimits) -> Result<Loaded, LoadFailure> {
+/// Reads an instance within `limits`; `objective`: post its objective (false for counting
+/// and enumerating, which ignore it, so that an objective wider than a variable can take does
+/// not stop them).
+pub fn load_within(
+    path: &Path,
+    args: &InstanceArgs,
+    limits: ReadLimits,
+    objective: bool,
+) -> Result<Loaded, LoadFailure> {
     let named = |e: csp_xcsp::Error| {
         let message = format!("{}: {e}", path.display());
         match e.limit() {
@@ -370,6 +377,7 @@ pub fn load_within(path: &Path, args: &InstanceArgs, limits: ReadLimits) -> Resu
     if let Some(s) = args.alldiff {
         options.post.all_different = s;
     }
+    options.post.objective = objective;
     let instance = Instance::from_path_with(path, &options).map_err(named)?;
     Ok(Loaded::Xcsp(instance))
 }

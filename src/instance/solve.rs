@@ -184,7 +184,12 @@ fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, live: Live<'_>) -
             }
         }
     }
-    let loaded = match load_within(path, &args.instance, read_limits(&args.instance, deadline)) {
+    let loaded = match load_within(
+        path,
+        &args.instance,
+        read_limits(&args.instance, deadline),
+        !args.all,
+    ) {
         Ok(l) => l,
         Err(LoadFailure::Limit(kind)) => {
             answer.ending = Ending::Limit(kind);

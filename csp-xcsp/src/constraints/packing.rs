@@ -7,7 +7,7 @@ use csp_core::{Conflict, Event, Expr, IntOrVar, PropagationContext, Propagator, 
 
 use super::comparison::int_or_vars;
 use super::counting::Sum;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::ir::{CmpOp, Condition, Constraint, Operand, expr_vars, value, values_of};
 use crate::post::Poster;
 use crate::read::Reader;
@@ -65,7 +65,7 @@ impl Constraint for NoOverlap {
         let mut lengths = Vec::with_capacity(self.lengths.len());
         for (o, l) in self.origins.iter().zip(&self.lengths) {
             origins.push(p.vars_of(o)?);
-            lengths.push(int_or_vars(p, l)?);
+            lengths.push(non_negative(int_or_vars(p, l)?, p, "noOverlap")?);
         }
         if dims == 1 {
             let origins: Vec<VarId> = origins.into_iter().flatten().collect();
@@ -224,8 +224,8 @@ impl Constraint for Cumulative {
             }
         }
         let origins = p.vars_of(&self.origins)?;
-        let lengths = int_or_vars(p, &self.lengths)?;
-        let heights = int_or_vars(p, &self.heights)?;
+        let lengths = non_negative(int_or_vars(p, &self.lengths)?, p, "cumulative")?;
+        let heights = non_negative(int_or_vars(p, &self.heights)?, p, "cumulative")?;
         // The load is 0 where no task runs: the condition must accept 0.
         let limit = match (self.condition.op, &self.condition.operand) {
             (CmpOp::Le, Operand::Int(k)) => Some(IntOrVar::Int(*k)),
@@ -238,6 +238,9 @@ impl Constraint for Cumulative {
             (CmpOp::In, Operand::Range(lo, hi)) if *lo <= 0 => Some(IntOrVar::Int(*hi)),
             _ => None,
         };
+        // A limit past 32 bits (loads can add up past them) is left to the exact check of
+        // complete assignments below, as the other conditions are.
+        let limit = limit.filter(|l| !matches!(l, IntOrVar::Int(k) if i32::try_from(*k).is_err()));
         match limit {
             Some(limit) => p
                 .model
@@ -426,7 +429,17 @@ impl Constraint for BinPacking {
     }
     fn post(&self, p: &mut Poster<'_, '_>) -> Result<()> {
         let bins = p.vars_of(&self.items)?;
-        let total: i64 = self.sizes.iter().map(|&s| s.max(0)).sum();
+        // A bin's load is a variable: the sum of the sizes (its largest value) must be 32-bit.
+        let total: i128 = self.sizes.iter().map(|&s| i128::from(s.max(0))).sum();
+        let Ok(total) = i32::try_from(total).map(i64::from) else {
+            return Err(Error::Unsupported {
+                position: p.position,
+                what: format!(
+                    "binPacking whose sizes add up to {total}: csp holds each bin's load in a \
+                     variable, whose values are 32-bit"
+                ),
+            });
+        };
         let mut loads = Vec::with_capacity(self.bins);
         for k in 0..self.bins {
             let load = match &self.bound {
@@ -596,4 +609,26 @@ pub(crate) fn knapsack<'d, 'a>(
         condition: r.condition(cp, ctx)?,
     };
     r.push(node, Knapsack { weight, profit })
+}
+
+/// Refuses lengths or heights that can be negative, constants and variables alike: the
+/// XCSP3 specification does not say what a negative length means, and csp's scheduling
+/// propagators take non-negative ones (they would silently drop a variable's negative values).
+fn non_negative(items: Vec<IntOrVar>, p: &Poster<'_, '_>, constraint: &str) -> Result<Vec<IntOrVar>> {
+    for t in &items {
+        let (name, lo) = match *t {
+            IntOrVar::Int(c) => (c.to_string(), c),
+            IntOrVar::Var(v) => (format!("`{}`", p.model.name(v)), p.bounds_of(v).0),
+        };
+        if lo < 0 {
+            return Err(Error::Unsupported {
+                position: p.position,
+                what: format!(
+                    "{constraint} with a length or height that can be negative ({name}, down to {lo}): \
+                     csp takes non-negative lengths and heights"
+                ),
+            });
+        }
+    }
+    Ok(items)
 }

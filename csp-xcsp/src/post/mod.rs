@@ -39,6 +39,10 @@ pub struct PostOptions {
     /// value, so that solutions are counted as the XCSP3 solvers (ACE) count them: over the
     /// constrained variables only. Default: true.
     pub fix_free: bool,
+    /// Post the objective of an optimisation instance (its variable, optimised). False for
+    /// counting or enumerating, which ignore it: the objective is still read (and checked),
+    /// but nothing is posted for it, so its values need not fit a variable. Default: true.
+    pub objective: bool,
 }
 
 impl Default for PostOptions {
@@ -46,6 +50,7 @@ impl Default for PostOptions {
         PostOptions {
             all_different: Strength::Gac,
             fix_free: true,
+            objective: true,
         }
     }
 }
@@ -125,9 +130,17 @@ impl<'m, 'l> Poster<'m, 'l> {
         e.bounds(&|v| self.bounds_of(v)).map_err(|r| {
             self.err(ModelError::Arithmetic {
                 constraint: "expression",
-                reason: r.to_string(),
+                reason: format!(
+                    "the values of `{}` can leave the 128-bit integers csp computes in",
+                    self.show(&r.expr)
+                ),
             })
         })
+    }
+
+    /// An expression with the file's names, for messages.
+    pub(crate) fn show(&self, e: &Expr) -> String {
+        crate::condition::show(self.model, e)
     }
 
     /// The model has no solution.
@@ -221,7 +234,9 @@ impl<'m, 'l> Poster<'m, 'l> {
                             }
                         }
                     }
-                    if let (false, Ok(rhs)) = (lin.is_empty(), i64::try_from(-k)) {
+                    // The coefficients of a variable met twice (`x` and `neg(x)`, or one
+                    // function written twice) add up: past 64 bits, the general path.
+                    if let (false, Ok(rhs), true) = (lin.is_empty(), i64::try_from(-k), merged_fit(&lin)) {
                         return self.model.linear(&lin, cmp, rhs).map_err(|err| self.err(err));
                     }
                 }
@@ -319,9 +334,10 @@ impl<'m, 'l> Poster<'m, 'l> {
                 }
                 if let Some(r) = e.eval(&|v| values[&v]) {
                     let Ok(r) = i32::try_from(r) else {
-                        return Ok(Err(
-                            self.invalid(format!("a value of `{e}` ({r}) does not fit 32 bits"))
-                        ));
+                        return Ok(Err(self.invalid(format!(
+                            "a value of `{}` ({r}) does not fit 32 bits",
+                            self.show(e)
+                        ))));
                     };
                     image.insert(r);
                 }
@@ -347,7 +363,8 @@ impl<'m, 'l> Poster<'m, 'l> {
                 (Some(lo), Some(hi)) => Domain::range(lo, hi),
                 _ => {
                     return Ok(Err(self.invalid(format!(
-                        "the values of `{e}` range over {lo}..{hi}, beyond the 32-bit values a variable can take"
+                        "the values of `{}` range over {lo}..{hi}, beyond the 32-bit values a variable can take",
+                        self.show(e)
                     ))));
                 }
             }
@@ -493,6 +510,16 @@ pub(crate) mod linear {
             .collect::<Option<Vec<_>>>()?;
         Some((terms, k))
     }
+}
+
+/// Whether the coefficients of `terms`, added up per variable, fit 64 bits (as
+/// [`Model::linear`] needs them).
+fn merged_fit(terms: &[(i64, VarId)]) -> bool {
+    let mut merged: HashMap<VarId, i128> = HashMap::with_capacity(terms.len());
+    for &(c, v) in terms {
+        *merged.entry(v).or_insert(0) += i128::from(c);
+    }
+    merged.values().all(|&c| i64::try_from(c).is_ok())
 }
 
 /// The csp-core comparison of an expression operator.

@@ -113,16 +113,20 @@ impl<'d, 'a> Reader<'d, 'a, '_> {
         } else if let Some((v, k)) = repetition(t) {
             let value = self.int(v, node)?;
             let count = self.int(k, node)?;
-            let count = usize::try_from(count)
-                .ok()
-                .filter(|&c| out.len().saturating_add(c) <= MAX_VARIABLES)
-                .ok_or_else(|| {
-                    self.out_of_range(
-                        t,
-                        node,
-                        format!("`{t}`: a repeat count must be from 0 to {MAX_VARIABLES}"),
-                    )
-                })?;
+            let count = usize::try_from(count).map_err(|_| {
+                self.out_of_range(t, node, format!("`{t}`: a repeat count cannot be negative"))
+            })?;
+            // The cap is on the whole list, which this item would take past it.
+            if out.len().saturating_add(count) > MAX_VARIABLES {
+                return Err(self.out_of_range(
+                    t,
+                    node,
+                    format!(
+                        "`{t}`: the list would have {} items, more than {MAX_VARIABLES} (csp's limit on a list)",
+                        out.len() as u128 + count as u128
+                    ),
+                ));
+            }
             self.budget.steps(count)?;
             out.extend(std::iter::repeat_n(Expr::Const(value), count));
         } else if looks_numeric(t) {
@@ -172,14 +176,7 @@ impl<'d, 'a> Reader<'d, 'a, '_> {
 
     /// An expression in XCSP3 notation, with the variables' names, for messages.
     pub(crate) fn show(&self, e: &Expr) -> String {
-        match e {
-            Expr::Const(k) => k.to_string(),
-            Expr::Var(v) => self.model.name(*v).to_string(),
-            Expr::Call(op, args) => {
-                let inner: Vec<String> = args.iter().map(|a| self.show(a)).collect();
-                format!("{}({})", op.name(), inner.join(","))
-            }
-        }
+        crate::condition::show(&self.model, e)
     }
 
     /// The `(op, operand)` of a `<condition>` element.

@@ -16,8 +16,11 @@ pub type Interval = (i128, i128);
 /// An expression some of whose values can leave the 128-bit integers csp computes in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RangeError {
-    /// The subexpression whose bounds overflow, as written in XCSP3 notation.
+    /// The subexpression whose bounds overflow, as written in XCSP3 notation (variables as
+    /// `x0`, `x1`, ... by index; at most about 200 characters).
     pub subexpression: String,
+    /// The subexpression itself, for a caller that names the variables its own way.
+    pub expr: Expr,
 }
 
 impl std::fmt::Display for RangeError {
@@ -58,7 +61,10 @@ fn overflow(expr: &Expr) -> RangeError {
         text.truncate(cut);
         text.push_str("...");
     }
-    RangeError { subexpression: text }
+    RangeError {
+        subexpression: text,
+        expr: expr.clone(),
+    }
 }
 
 fn interval(
@@ -120,11 +126,8 @@ fn call(op: ExprOp, parts: &[Interval]) -> Option<Interval> {
             parts[0].1.checked_sub(parts[1].0)?,
         ),
         Mul => parts[1..].iter().try_fold(parts[0], |acc, &p| mul(acc, p))?,
-        // |a / b| <= |a| and |a % b| <= |a| (truncating division, the dividend's sign).
-        Div | Mod => {
-            let m = magnitude(parts[0])?;
-            (m.checked_neg()?, m)
-        }
+        Div => div(parts[0], parts[1])?,
+        Mod => rem(parts[0], parts[1])?,
         Pow => pow(parts[0], parts[1])?,
         Min => parts[1..]
             .iter()
@@ -136,7 +139,13 @@ fn call(op: ExprOp, parts: &[Interval]) -> Option<Interval> {
             parts[0].0.checked_sub(parts[1].1)?,
             parts[0].1.checked_sub(parts[1].0)?,
         ))?,
-        If => (parts[1].0.min(parts[2].0), parts[1].1.max(parts[2].1)),
+        // The branch the condition's values allow (a condition that cannot be 0 takes the
+        // first; one that is always 0, the second).
+        If => match parts[0] {
+            (0, 0) => parts[2],
+            (lo, hi) if lo > 0 || hi < 0 => parts[1],
+            _ => (parts[1].0.min(parts[2].0), parts[1].1.max(parts[2].1)),
+        },
         // A set is only an operand of in and notin, where it was handled above.
         Set => (0, 0),
         Lt | Le | Ge | Gt | Ne | Eq | In | NotIn | Not | And | Or | Xor | Iff | Imp => BOOL,
@@ -156,6 +165,37 @@ fn abs((lo, hi): Interval) -> Option<Interval> {
     } else {
         (0, m)
     })
+}
+
+/// Truncating division over the nonzero divisors of `(c, d)`: on each side of 0 the quotient
+/// is monotone in both operands, so its extremes are at the corners. No nonzero divisor: the
+/// division is never defined, and `(0, 0)` is as good as any interval.
+fn div((a, b): Interval, (c, d): Interval) -> Option<Interval> {
+    let mut out: Option<Interval> = None;
+    for (lo, hi) in [(c, d.min(-1)), (c.max(1), d)] {
+        if lo > hi {
+            continue;
+        }
+        let q = [
+            a.checked_div(lo)?,
+            a.checked_div(hi)?,
+            b.checked_div(lo)?,
+            b.checked_div(hi)?,
+        ];
+        let (qlo, qhi) = (*q.iter().min().expect("four"), *q.iter().max().expect("four"));
+        out = Some(match out {
+            None => (qlo, qhi),
+            Some((l, h)) => (l.min(qlo), h.max(qhi)),
+        });
+    }
+    Some(out.unwrap_or((0, 0)))
+}
+
+/// The remainder of truncating division takes the dividend's sign and is smaller than the
+/// divisor in magnitude and no larger than the dividend: `|a % b| <= min(|a|, |b| - 1)`.
+fn rem((a, b): Interval, divisor: Interval) -> Option<Interval> {
+    let k = magnitude(divisor)?.saturating_sub(1).max(0);
+    Some((a.max(-k).min(0), b.min(k).max(0)))
 }
 
 fn mul((a, b): Interval, (c, d): Interval) -> Option<Interval> {
@@ -182,7 +222,9 @@ fn pow(base: Interval, (_, emax): Interval) -> Option<Interval> {
     }
     let e = u32::try_from(emax).ok()?;
     let top = m.checked_pow(e)?;
-    Some((top.checked_neg()?, top))
+    // A base that is never negative has no negative power.
+    let bottom = if base.0 >= 0 { 0 } else { top.checked_neg()? };
+    Some((bottom, top))
 }
 
 #[cfg(test)]
@@ -244,6 +286,82 @@ mod tests {
         let b = bounds(&product, &d).unwrap();
         assert_eq!(b.interval, (0, 0));
         assert!(!b.narrow);
+    }
+
+    /// A random expression over `x0`, `x1` of every arithmetic operator (and `if` on a
+    /// comparison), constants included, at most `depth` deep.
+    fn random_expr(seed: &mut u64, depth: u32) -> Expr {
+        let mut next = |n: u64| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *seed % n
+        };
+        if depth == 0 || next(4) == 0 {
+            return match next(3) {
+                0 => Expr::Const(next(9) as i64 - 4),
+                _ => var(next(2) as u32),
+            };
+        }
+        use ExprOp::*;
+        let ops = [Neg, Abs, Sqr, Add, Sub, Mul, Div, Mod, Pow, Min, Max, Dist, If];
+        let op = ops[next(ops.len() as u64) as usize];
+        let arity = match op {
+            Neg | Abs | Sqr => 1,
+            If => 3,
+            _ => 2,
+        };
+        let mut args: Vec<Expr> = (0..arity).map(|_| random_expr(seed, depth - 1)).collect();
+        if op == If {
+            args[0] = call(Lt, vec![args[0].clone(), var(0)]);
+        }
+        call(op, args)
+    }
+
+    /// The bounds contain every value the expression takes (brute force over small domains),
+    /// and those of `div`, `mod` and `if` are not looser than the operands force.
+    #[test]
+    fn bounds_contain_every_value_brute_force() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for case in 0..3000 {
+            let e = random_expr(&mut seed, 3);
+            let lo0 = (case % 7) as i64 - 4;
+            let hi0 = lo0 + (case % 5) as i64;
+            let d = |v: VarId| if v.0 == 0 { (lo0, hi0) } else { (-3, 2) };
+            let Ok(b) = bounds(&e, &d) else { continue };
+            for x in lo0..=hi0 {
+                for y in -3..=2 {
+                    if let Some(r) = e.eval(&|v| if v.0 == 0 { x } else { y }) {
+                        assert!(
+                            b.interval.0 <= r && r <= b.interval.1,
+                            "{e} at x0={x} x1={y} is {r}, outside {:?}",
+                            b.interval
+                        );
+                    }
+                }
+            }
+        }
+        // The divisor bounds the remainder, and a positive divisor the quotient.
+        let d = |v: VarId| if v.0 == 0 { (0, 200) } else { (-3, 2) };
+        let m = call(ExprOp::Mod, vec![var(0), Expr::Const(2)]);
+        assert_eq!(bounds(&m, &d).unwrap().interval, (0, 1));
+        let m = call(ExprOp::Mod, vec![var(1), Expr::Const(-10)]);
+        assert_eq!(bounds(&m, &d).unwrap().interval, (-3, 2));
+        let q = call(ExprOp::Div, vec![var(0), Expr::Const(7)]);
+        assert_eq!(bounds(&q, &d).unwrap().interval, (0, 28));
+        let p = call(ExprOp::Pow, vec![Expr::Const(3), m.clone()]);
+        assert!(bounds(&p, &d).is_ok());
+    }
+
+    #[test]
+    fn the_remainder_of_the_smallest_integer_by_minus_one_is_zero() {
+        let e = call(ExprOp::Mod, vec![Expr::Const(i64::MIN), var(0)]);
+        let d = |_: VarId| (-1, -1);
+        let b = bounds(&e, &d).unwrap();
+        assert_eq!(b.interval, (0, 0));
+        assert_eq!(e.eval(&|_| -1), Some(0));
+        let q = call(ExprOp::Div, vec![Expr::Const(i64::MIN), var(0)]);
+        assert!(!bounds(&q, &d).unwrap().narrow);
     }
 
     #[test]

@@ -450,7 +450,13 @@ macro_rules! int_impl {
             }
             #[inline]
             fn rem(self, o: Self) -> Option<Self> {
-                self.checked_rem(o)
+                // Only a zero divisor is undefined: `MIN % -1` is 0, though `MIN / -1`
+                // overflows (the bounds of `mod` may let it be evaluated in 64 bits).
+                if o == 0 {
+                    None
+                } else {
+                    Some(self.wrapping_rem(o))
+                }
             }
             #[inline]
             fn pow(self, e: u32) -> Option<Self> {
