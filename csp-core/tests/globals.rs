@@ -5,7 +5,7 @@
 //! independent reading of each definition accepts. Each solution passes the constraints'
 //! own checks, runs are deterministic, and malformed arguments are errors, never panics.
 
-use csp_core::{Automaton, IntOrVar, Mdd, Model, ModelError, Order, Outcome, SearchConfig, VarId};
+use csp_core::{Automaton, Domain, IntOrVar, Mdd, Model, ModelError, Order, Outcome, SearchConfig, VarId};
 use proptest::prelude::*;
 
 #[path = "support/all_strategies.rs"]
@@ -671,6 +671,34 @@ proptest! {
     #[test]
     fn gac_others(spec in spec(2..=6, -1..=3, 4, |n| prop_oneof![channels(n), comparisons(n)].boxed())) {
         gac_never_fails(&spec)?;
+    }
+
+    /// `nValues(xs) >= 2` over distinct variables (not all equal: XCSP3's `nValues` with
+    /// `(gt,1)`) is arc consistent on `xs`: a static search that decides them first never
+    /// backtracks when there is a solution, and finds none when brute force finds none.
+    #[test]
+    fn not_all_equal_is_arc_consistent(
+        domains in prop::collection::vec(prop::collection::btree_set(-1i32..=3, 1..=3), 2..=5),
+        desc in any::<bool>(),
+    ) {
+        let mut m = Model::new();
+        let xs: Vec<VarId> = domains
+            .iter()
+            .map(|d| m.add_var(Domain::from_values(d.iter().copied()).unwrap()))
+            .collect();
+        let counter = m.int_vars(1, 2, xs.len() as i32).unwrap()[0];
+        m.n_values(&xs, &[], counter).unwrap();
+        // Some two variables can differ, unless every domain is the same single value.
+        let solvable = domains.iter().any(|d| d.len() > 1) || domains.iter().any(|d| *d != domains[0]);
+        let name = if desc { "static/desc/mac" } else { "static/asc/mac" };
+        let mut s = solver(&m, SearchConfig::with_strategy(name.parse().unwrap()));
+        match s.solve() {
+            Outcome::Solved(sol) => {
+                prop_assert!(solvable && m.is_solution(&sol));
+                prop_assert_eq!(s.stats().backtracks, 0);
+            }
+            _ => prop_assert!(!solvable),
+        }
     }
 
     #[test]

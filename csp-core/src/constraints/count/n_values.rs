@@ -1,8 +1,10 @@
 //! `counter = #{distinct values of list not in except}`: the counter lies between the
-//! number of distinct values of the fixed variables and the smaller of the number of
-//! variables that can take a counted value and the number of counted values they have
-//! between them; when it can be no more than the values taken already, the other
-//! variables keep only those values (and the excepted ones).
+//! number `t` of distinct values the fixed variables take and `t` plus the smaller of the
+//! number of other variables that can take a counted value not taken yet and the number of
+//! such values they have between them. When it can be no more than `t`, the other variables
+//! keep only the values taken (and the excepted ones); when it must be at least `t` plus
+//! that number of variables, each of them keeps only the new values (`nValues(x, y, z) > 1`
+//! with `x = y`: `z` loses their value).
 
 use crate::constraints::exact_once_complete;
 use crate::constraints::scope::Arg;
@@ -55,11 +57,10 @@ impl Propagator for NValues {
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>, _event: Event) -> Result<(), Conflict> {
         with_scratch(|s| {
-            // The counted values of the fixed variables, and of all the domains.
-            let (taken, union) = (&mut s.values, &mut s.ints);
+            // The counted values of the fixed variables.
+            let (taken, fresh) = (&mut s.values, &mut s.ints);
             taken.clear();
-            union.clear();
-            let mut able = 0i64;
+            fresh.clear();
             for x in &self.list {
                 if ctx.size(x.var) == 1 {
                     let a = ctx.min(x.var).ok_or(Conflict)?;
@@ -67,28 +68,41 @@ impl Propagator for NValues {
                         taken.push(a);
                     }
                 }
-                let before = union.len();
-                union.extend(ctx.values(x.var).filter(|&a| self.counted(a)).map(i64::from));
-                if union.len() > before {
-                    able += 1;
-                }
             }
             taken.sort_unstable();
             taken.dedup();
-            union.sort_unstable();
-            union.dedup();
+            // The counted values not taken yet that the other variables have between them,
+            // and how many of those variables can take one: each adds at most one value.
+            let is_new = |a: i32| self.counted(a) && taken.binary_search(&a).is_err();
+            let mut able = 0i64;
+            for x in &self.list {
+                if ctx.size(x.var) > 1 {
+                    let before = fresh.len();
+                    fresh.extend(ctx.values(x.var).filter(|&a| is_new(a)).map(i64::from));
+                    if fresh.len() > before {
+                        able += 1;
+                    }
+                }
+            }
+            fresh.sort_unstable();
+            fresh.dedup();
             let lo = taken.len() as i64;
-            let hi = able.min(union.len() as i64);
+            let hi = lo + able.min(fresh.len() as i64);
             let c = self.counter.var;
             retain_range(ctx, c, lo, hi)?;
             if i64::from(ctx.max(c).ok_or(Conflict)?) == lo {
                 // No new value may be taken.
-                let taken = &*taken;
                 for x in &self.list {
                     if ctx.size(x.var) > 1 && x.var != c {
-                        retain_where(ctx, x.var, |a| {
-                            !self.counted(a) || taken.binary_search(&a).is_ok()
-                        })?;
+                        retain_where(ctx, x.var, |a| !is_new(a))?;
+                    }
+                }
+            } else if i64::from(ctx.min(c).ok_or(Conflict)?) == lo + able {
+                // Every variable that can take a new value must: one that took a value
+                // already taken, or an excepted one, would leave the count below its least.
+                for x in &self.list {
+                    if ctx.size(x.var) > 1 && x.var != c && ctx.values(x.var).any(is_new) {
+                        retain_where(ctx, x.var, is_new)?;
                     }
                 }
             }
