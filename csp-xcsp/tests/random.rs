@@ -90,8 +90,20 @@ fn boolean(r: &mut Rng, n: usize, depth: u32) -> String {
     }
 }
 
+/// A function of two variables: a comparison (0 or 1) or an arithmetic one, for the sums of
+/// functions that are posted as linear constraints over auxiliary variables.
+fn function_of_two(r: &mut Rng, n: usize) -> String {
+    let f = r.pick(&["eq", "ne", "lt", "mul", "dist", "max"]);
+    let g = format!("{f}({},{})", var(r, n), var(r, n));
+    match r.below(4) {
+        0 => format!("and(ne({},{}),{g})", var(r, n), r.range(0, 2)),
+        1 => format!("mul({},{g})", r.range(-2, 3)),
+        _ => g,
+    }
+}
+
 fn constraint(r: &mut Rng, n: usize) -> String {
-    match r.below(9) {
+    match r.below(10) {
         0 | 1 => format!("<intension> {} </intension>", boolean(r, n, 2)),
         2 => {
             // a binary fast-path shape
@@ -207,6 +219,19 @@ fn constraint(r: &mut Rng, n: usize) -> String {
                 var(r, n)
             )
         }
+        8 => {
+            let terms: Vec<String> = (0..r.range(2, 4)).map(|_| function_of_two(r, n)).collect();
+            let rhs = if r.below(2) == 0 {
+                var(r, n)
+            } else {
+                r.range(-1, 4).to_string()
+            };
+            format!(
+                "<intension> {}(add({}),{rhs}) </intension>",
+                r.pick(&["lt", "le", "ge", "gt", "eq", "ne"]),
+                terms.join(",")
+            )
+        }
         _ => format!(
             "<intension> eq(add({},{},{}),{}) </intension>",
             boolean(r, n, 0),
@@ -304,7 +329,7 @@ fn objective(r: &mut Rng, n: usize) -> String {
     let k = r.range(1, 4) as usize;
     let items: Vec<String> = (0..k).map(|_| var(r, n)).collect();
     let list = items.join(" ");
-    let body = match r.below(7) {
+    let body = match r.below(8) {
         0 => format!("<{goal}> {} </{goal}>", term(r, n, 2)),
         1 => {
             let coeffs: Vec<String> = (0..k).map(|_| r.range(-3, 4).to_string()).collect();
@@ -317,6 +342,11 @@ fn objective(r: &mut Rng, n: usize) -> String {
         3 => format!("<{goal} type=\"minimum\"> <list> {list} </list> </{goal}>"),
         4 => format!("<{goal} type=\"maximum\"> <list> {list} </list> </{goal}>"),
         5 => format!("<{goal} type=\"nValues\"> <list> {list} </list> </{goal}>"),
+        6 => {
+            // A sum of functions of several variables (RoadefPlanning2's objective).
+            let terms: Vec<String> = (0..r.range(2, 4)).map(|_| function_of_two(r, n)).collect();
+            format!("<{goal} type=\"sum\"> {} </{goal}>", terms.join(" "))
+        }
         _ => format!("<{goal} type=\"lex\"> <list> {list} </list> </{goal}>"),
     };
     format!("<objectives> {body} </objectives>")
