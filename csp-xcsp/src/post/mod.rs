@@ -205,9 +205,9 @@ impl<'m, 'l> Poster<'m, 'l> {
     /// `and(ne(x,11),eq(x,y))` terms bounded by an objective's variable): one auxiliary
     /// variable per function, a unary one tied to its variable by a binary table, one of a
     /// few variables by a generated table ([`Poster::var_of`]), and a linear constraint over
-    /// them, with bounds consistency. Posted as one expression instead, its propagator would
-    /// only check it once nearly all its variables are fixed. `None` when `e` has not that
-    /// form (a function too large for a table, a coefficient past 64 bits).
+    /// them, with bounds consistency. Posted as one expression instead, it would be checked
+    /// only once all but one of its variables are fixed. `None` when `e` has not that form
+    /// (a function too large for a table, a coefficient past 64 bits).
     fn linear_of_functions(&mut self, e: &Expr) -> Result<Option<()>> {
         let Expr::Call(op, a) = e else {
             return Ok(None);
@@ -225,8 +225,9 @@ impl<'m, 'l> Poster<'m, 'l> {
             return Ok(None);
         }
         // A function of several variables gets its own variable only beside another such
-        // function: `eq(aux, f)`, which ties `f`'s own auxiliary variable, must not be
-        // posted through that variable.
+        // function. Alone, the comparison is left to the expression path (a generated table,
+        // arc consistent, when its scope is small), and `eq(aux, f)`, which ties `f`'s own
+        // auxiliary variable, must not be posted through that variable.
         let several = terms.iter().filter(|(_, t)| t.variables().len() > 1).count();
         if several == 1 {
             return Ok(None);

@@ -13,6 +13,16 @@ use crate::constraints::{forward_check_last, retain_range, retain_where};
 use crate::propagation::{Conflict, Event, PropagationContext, Propagator};
 use crate::var::VarId;
 
+/// What the number of distinct values must equal, or lie within.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Counter {
+    /// A variable of the scope.
+    Var(Arg),
+    /// Constant bounds `lo..=hi`: no variable, so none for the search to branch on
+    /// (`nValues(x, y, z) > 1` as XCSP3 writes it).
+    Within(i64, i64),
+}
+
 /// `counter = #{distinct values of list} \ except`.
 #[derive(Clone, Debug)]
 pub(crate) struct NValues {
@@ -20,11 +30,11 @@ pub(crate) struct NValues {
     list: Vec<Arg>,
     /// Sorted, distinct.
     except: Vec<i32>,
-    counter: Arg,
+    counter: Counter,
 }
 
 impl NValues {
-    pub(crate) fn new(scope: Vec<VarId>, list: Vec<Arg>, except: Vec<i32>, counter: Arg) -> NValues {
+    pub(crate) fn new(scope: Vec<VarId>, list: Vec<Arg>, except: Vec<i32>, counter: Counter) -> NValues {
         NValues {
             scope,
             list,
@@ -52,7 +62,11 @@ impl Propagator for NValues {
             .collect();
         taken.sort_unstable();
         taken.dedup();
-        i64::from(self.counter.value(values)) == taken.len() as i64
+        let n = taken.len() as i64;
+        match self.counter {
+            Counter::Var(c) => i64::from(c.value(values)) == n,
+            Counter::Within(lo, hi) => (lo..=hi).contains(&n),
+        }
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>, _event: Event) -> Result<(), Conflict> {
@@ -88,20 +102,27 @@ impl Propagator for NValues {
             fresh.dedup();
             let lo = taken.len() as i64;
             let hi = lo + able.min(fresh.len() as i64);
-            let c = self.counter.var;
-            retain_range(ctx, c, lo, hi)?;
-            if i64::from(ctx.max(c).ok_or(Conflict)?) == lo {
+            let (least, most, c) = match self.counter {
+                Counter::Var(c) => {
+                    retain_range(ctx, c.var, lo, hi)?;
+                    let least = i64::from(ctx.min(c.var).ok_or(Conflict)?);
+                    (least, i64::from(ctx.max(c.var).ok_or(Conflict)?), Some(c.var))
+                }
+                Counter::Within(a, b) if a.max(lo) <= b.min(hi) => (a.max(lo), b.min(hi), None),
+                Counter::Within(..) => return Err(Conflict),
+            };
+            if most == lo {
                 // No new value may be taken.
                 for x in &self.list {
-                    if ctx.size(x.var) > 1 && x.var != c {
+                    if ctx.size(x.var) > 1 && Some(x.var) != c {
                         retain_where(ctx, x.var, |a| !is_new(a))?;
                     }
                 }
-            } else if i64::from(ctx.min(c).ok_or(Conflict)?) == lo + able {
+            } else if least == lo + able {
                 // Every variable that can take a new value must: one that took a value
                 // already taken, or an excepted one, would leave the count below its least.
                 for x in &self.list {
-                    if ctx.size(x.var) > 1 && x.var != c && ctx.values(x.var).any(is_new) {
+                    if ctx.size(x.var) > 1 && Some(x.var) != c && ctx.values(x.var).any(is_new) {
                         retain_where(ctx, x.var, is_new)?;
                     }
                 }
