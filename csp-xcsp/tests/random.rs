@@ -103,7 +103,7 @@ fn function_of_two(r: &mut Rng, n: usize) -> String {
 }
 
 fn constraint(r: &mut Rng, n: usize) -> String {
-    match r.below(10) {
+    match r.below(11) {
         0 | 1 => format!("<intension> {} </intension>", boolean(r, n, 2)),
         2 => {
             // a binary fast-path shape
@@ -230,6 +230,32 @@ fn constraint(r: &mut Rng, n: usize) -> String {
                 "<intension> {}(add({}),{rhs}) </intension>",
                 r.pick(&["lt", "le", "ge", "gt", "eq", "ne"]),
                 terms.join(",")
+            )
+        }
+        9 => {
+            // Constant bounds (no counter variable) and the other conditions.
+            let items: Vec<String> = (0..r.range(2, 4)).map(|_| var(r, n)).collect();
+            let cond = match r.below(4) {
+                0 => format!(
+                    "({},{})",
+                    r.pick(&["lt", "le", "ge", "gt", "eq", "ne"]),
+                    r.range(0, 4)
+                ),
+                1 => {
+                    let lo = r.range(0, 3);
+                    format!("({},{}..{})", r.pick(&["in", "notin"]), lo, lo + r.range(0, 2))
+                }
+                2 => format!("({},{})", r.pick(&["le", "eq", "gt"]), var(r, n)),
+                _ => "(gt,1)".to_string(),
+            };
+            let except = if r.below(3) == 0 {
+                " <except> 0 </except>"
+            } else {
+                ""
+            };
+            format!(
+                "<nValues> <list> {} </list>{except} <condition> {cond} </condition> </nValues>",
+                items.join(" ")
             )
         }
         _ => format!(
