@@ -242,13 +242,10 @@ impl Model {
     /// Posts `nValues`: `counter` is the number of distinct values the variables take,
     /// values of `except` not counted.
     pub fn n_values(&mut self, vars: &[VarId], except: &[i32], counter: VarId) -> Result<(), ModelError> {
-        check_scope("nValues", vars.iter().copied(), self.num_vars())?;
         self.validate_var(counter)?;
-        let mut scope = ScopeBuilder::new();
-        let list = scope.list(vars);
-        let counter = NValuesCounter::Var(scope.list(&[counter])[0]);
-        self.add_propagator(NValues::new(scope.finish(), list, value_set(except), counter))?;
-        Ok(())
+        self.post_n_values(vars, except, |scope| {
+            NValuesCounter::Var(scope.list(&[counter])[0])
+        })
     }
 
     /// Posts `nValues` with constant bounds: the number of distinct values the variables
@@ -262,10 +259,20 @@ impl Model {
         lo: i64,
         hi: i64,
     ) -> Result<(), ModelError> {
+        self.post_n_values(vars, except, |_| NValuesCounter::Within(lo, hi))
+    }
+
+    /// The list's scope, then the counter's (which may add a variable to it).
+    fn post_n_values(
+        &mut self,
+        vars: &[VarId],
+        except: &[i32],
+        counter: impl FnOnce(&mut ScopeBuilder) -> NValuesCounter,
+    ) -> Result<(), ModelError> {
         check_scope("nValues", vars.iter().copied(), self.num_vars())?;
         let mut scope = ScopeBuilder::new();
         let list = scope.list(vars);
-        let counter = NValuesCounter::Within(lo, hi);
+        let counter = counter(&mut scope);
         self.add_propagator(NValues::new(scope.finish(), list, value_set(except), counter))?;
         Ok(())
     }
