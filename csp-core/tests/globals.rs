@@ -5,7 +5,7 @@
 //! independent reading of each definition accepts. Each solution passes the constraints'
 //! own checks, runs are deterministic, and malformed arguments are errors, never panics.
 
-use csp_core::{Automaton, IntOrVar, Mdd, Model, ModelError, Order, Outcome, SearchConfig, VarId};
+use csp_core::{Automaton, Domain, IntOrVar, Mdd, Model, ModelError, Order, Outcome, SearchConfig, VarId};
 use proptest::prelude::*;
 
 #[path = "support/all_strategies.rs"]
@@ -50,6 +50,8 @@ enum G {
     Count(Vec<usize>, Vec<i32>, usize),
     CountVar(Vec<usize>, usize, usize),
     NValues(Vec<usize>, Vec<i32>, usize),
+    /// The list, the values not counted, the bounds of the count.
+    NValuesWithin(Vec<usize>, Vec<i32>, i64, i64),
     Cardinality(Vec<usize>, Vec<i32>, Vec<usize>, bool),
     Minimum(Vec<usize>, usize),
     Maximum(Vec<usize>, usize),
@@ -200,6 +202,12 @@ impl Oracle for G {
                 taken.dedup();
                 s[*c] == taken.len() as i32
             }
+            G::NValuesWithin(xs, except, lo, hi) => {
+                let mut taken: Vec<i32> = vals(xs).into_iter().filter(|a| !except.contains(a)).collect();
+                taken.sort();
+                taken.dedup();
+                (*lo..=*hi).contains(&(taken.len() as i64))
+            }
             G::Cardinality(xs, values, occurs, closed) => {
                 values
                     .iter()
@@ -308,6 +316,7 @@ impl Oracle for G {
             G::Count(xs, values, c) => m.count(&vars(xs), values, v[*c]),
             G::CountVar(xs, y, c) => m.count_var(&vars(xs), v[*y], v[*c]),
             G::NValues(xs, except, c) => m.n_values(&vars(xs), except, v[*c]),
+            G::NValuesWithin(xs, except, lo, hi) => m.n_values_within(&vars(xs), except, *lo, *hi),
             G::Cardinality(xs, values, occurs, closed) => {
                 m.cardinality(&vars(xs), values, &vars(occurs), *closed)
             }
@@ -430,6 +439,8 @@ fn counting(n: usize) -> BoxedStrategy<G> {
         (list(n, 1..=5), small_values(0..=3), 0..n).prop_map(|(xs, values, c)| G::Count(xs, values, c)),
         (list(n, 1..=5), 0..n, 0..n).prop_map(|(xs, y, c)| G::CountVar(xs, y, c)),
         (list(n, 1..=5), small_values(0..=2), 0..n).prop_map(|(xs, e, c)| G::NValues(xs, e, c)),
+        (list(n, 1..=5), small_values(0..=2), -1i64..=4, 0i64..=3)
+            .prop_map(|(xs, e, lo, span)| G::NValuesWithin(xs, e, lo, lo + span)),
         (list(n, 1..=5), distinct_values(1..=3), any::<bool>())
             .prop_flat_map(move |(xs, values, closed)| {
                 let k = values.len();
@@ -673,6 +684,39 @@ proptest! {
         gac_never_fails(&spec)?;
     }
 
+    /// `nValues(xs) >= 2` over distinct variables (not all equal: XCSP3's `nValues` with
+    /// `(gt,1)`), with a counter variable or constant bounds, is arc consistent on `xs`: a static search that decides them first never
+    /// backtracks when there is a solution, and finds none when brute force finds none.
+    #[test]
+    fn not_all_equal_is_arc_consistent(
+        domains in prop::collection::vec(prop::collection::btree_set(-1i32..=3, 1..=3), 2..=5),
+        desc in any::<bool>(),
+        within in any::<bool>(),
+    ) {
+        let mut m = Model::new();
+        let xs: Vec<VarId> = domains
+            .iter()
+            .map(|d| m.add_var(Domain::from_values(d.iter().copied()).unwrap()))
+            .collect();
+        if within {
+            m.n_values_within(&xs, &[], 2, xs.len() as i64).unwrap();
+        } else {
+            let counter = m.int_vars(1, 2, xs.len() as i32).unwrap()[0];
+            m.n_values(&xs, &[], counter).unwrap();
+        }
+        // Some two variables can differ, unless every domain is the same single value.
+        let solvable = domains.iter().any(|d| d.len() > 1) || domains.iter().any(|d| *d != domains[0]);
+        let name = if desc { "static/desc/mac" } else { "static/asc/mac" };
+        let mut s = solver(&m, SearchConfig::with_strategy(name.parse().unwrap()));
+        match s.solve() {
+            Outcome::Solved(sol) => {
+                prop_assert!(solvable && m.is_solution(&sol));
+                prop_assert_eq!(s.stats().backtracks, 0);
+            }
+            _ => prop_assert!(!solvable),
+        }
+    }
+
     #[test]
     fn circuits(spec in spec(2..=6, -1..=5, 5, circuit)) {
         check_spec(&spec)?;
@@ -738,6 +782,8 @@ fn malformed_comparisons_are_errors() {
     assert!(is_invalid(m.count(&v, &[1], foreign)));
     assert!(is_invalid(m.count_var(&v, foreign, v[0])));
     assert!(is_invalid(m.n_values(&[], &[], v[0])));
+    assert!(is_invalid(m.n_values_within(&[], &[], 0, 1)));
+    assert!(is_invalid(m.n_values_within(&[v[0], foreign], &[], 0, 1)));
     assert!(is_invalid(m.cardinality(&v, &[0, 1], &[v[0]], false)));
     assert!(is_invalid(m.cardinality(&v, &[0, 0], &[v[0], v[1]], false)));
     assert!(is_invalid(m.minimum(&[], v[0])));

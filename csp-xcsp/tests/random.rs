@@ -90,8 +90,20 @@ fn boolean(r: &mut Rng, n: usize, depth: u32) -> String {
     }
 }
 
+/// A function of two variables: a comparison (0 or 1) or an arithmetic one, for the sums of
+/// functions that are posted as linear constraints over auxiliary variables.
+fn function_of_two(r: &mut Rng, n: usize) -> String {
+    let f = r.pick(&["eq", "ne", "lt", "mul", "dist", "max"]);
+    let g = format!("{f}({},{})", var(r, n), var(r, n));
+    match r.below(4) {
+        0 => format!("and(ne({},{}),{g})", var(r, n), r.range(0, 2)),
+        1 => format!("mul({},{g})", r.range(-2, 3)),
+        _ => g,
+    }
+}
+
 fn constraint(r: &mut Rng, n: usize) -> String {
-    match r.below(9) {
+    match r.below(11) {
         0 | 1 => format!("<intension> {} </intension>", boolean(r, n, 2)),
         2 => {
             // a binary fast-path shape
@@ -205,6 +217,45 @@ fn constraint(r: &mut Rng, n: usize) -> String {
                 r.range(0, 1),
                 items.join(" "),
                 var(r, n)
+            )
+        }
+        8 => {
+            let terms: Vec<String> = (0..r.range(2, 4)).map(|_| function_of_two(r, n)).collect();
+            let rhs = if r.below(2) == 0 {
+                var(r, n)
+            } else {
+                r.range(-1, 4).to_string()
+            };
+            format!(
+                "<intension> {}(add({}),{rhs}) </intension>",
+                r.pick(&["lt", "le", "ge", "gt", "eq", "ne"]),
+                terms.join(",")
+            )
+        }
+        9 => {
+            // Constant bounds (no counter variable) and the other conditions.
+            let items: Vec<String> = (0..r.range(2, 4)).map(|_| var(r, n)).collect();
+            let cond = match r.below(4) {
+                0 => format!(
+                    "({},{})",
+                    r.pick(&["lt", "le", "ge", "gt", "eq", "ne"]),
+                    r.range(0, 4)
+                ),
+                1 => {
+                    let lo = r.range(0, 3);
+                    format!("({},{}..{})", r.pick(&["in", "notin"]), lo, lo + r.range(0, 2))
+                }
+                2 => format!("({},{})", r.pick(&["le", "eq", "gt"]), var(r, n)),
+                _ => "(gt,1)".to_string(),
+            };
+            let except = if r.below(3) == 0 {
+                " <except> 0 </except>"
+            } else {
+                ""
+            };
+            format!(
+                "<nValues> <list> {} </list>{except} <condition> {cond} </condition> </nValues>",
+                items.join(" ")
             )
         }
         _ => format!(
@@ -345,9 +396,19 @@ fn objective(r: &mut Rng, n: usize) -> (String, ObjectiveSpec) {
         .map(|i| format!("x[{i}]"))
         .collect::<Vec<_>>()
         .join(" ");
-    let kind = match r.below(7) {
+    let kind = match r.below(8) {
         0 => {
             let body = format!("<{goal}> {} </{goal}>", term(r, n, 2));
+            return (
+                format!("<objectives> {body} </objectives>"),
+                ObjectiveSpec::Expression,
+            );
+        }
+        6 => {
+            // A sum of functions of several variables (RoadefPlanning2's objective): its
+            // value is the reader's evaluation, as for an expression.
+            let terms: Vec<String> = (0..r.range(2, 4)).map(|_| function_of_two(r, n)).collect();
+            let body = format!("<{goal} type=\"sum\"> {} </{goal}>", terms.join(" "));
             return (
                 format!("<objectives> {body} </objectives>"),
                 ObjectiveSpec::Expression,

@@ -7,7 +7,7 @@ use crate::constraints::all_equal::AllEqual;
 use crate::constraints::bin_packing::BinPacking;
 use crate::constraints::channel::{Channel, ChannelValue};
 use crate::constraints::circuit::Circuit;
-use crate::constraints::count::{Among, CountVar, NValues};
+use crate::constraints::count::{Among, CountVar, NValues, NValuesCounter};
 use crate::constraints::distinct_lists::DistinctLists;
 use crate::constraints::layered::{Automaton, LayeredGraph, Machine, Mdd};
 use crate::constraints::lex::Lex;
@@ -247,11 +247,37 @@ impl Model {
     /// Posts `nValues`: `counter` is the number of distinct values the variables take,
     /// values of `except` not counted.
     pub fn n_values(&mut self, vars: &[VarId], except: &[i32], counter: VarId) -> Result<(), ModelError> {
-        check_scope("nValues", vars.iter().copied(), self.num_vars())?;
         self.validate_var(counter)?;
+        self.post_n_values(vars, except, |scope| {
+            NValuesCounter::Var(scope.list(&[counter])[0])
+        })
+    }
+
+    /// Posts `nValues` with constant bounds: the number of distinct values the variables
+    /// take, values of `except` not counted, lies within `lo..=hi`. No counter variable, so
+    /// none for the search to branch on (`nValues(x, y, z) > 1`: `n_values_within(&[x, y, z],
+    /// &[], 2, 3)`).
+    pub fn n_values_within(
+        &mut self,
+        vars: &[VarId],
+        except: &[i32],
+        lo: i64,
+        hi: i64,
+    ) -> Result<(), ModelError> {
+        self.post_n_values(vars, except, |_| NValuesCounter::Within(lo, hi))
+    }
+
+    /// The list's scope, then the counter's (which may add a variable to it).
+    fn post_n_values(
+        &mut self,
+        vars: &[VarId],
+        except: &[i32],
+        counter: impl FnOnce(&mut ScopeBuilder) -> NValuesCounter,
+    ) -> Result<(), ModelError> {
+        check_scope("nValues", vars.iter().copied(), self.num_vars())?;
         let mut scope = ScopeBuilder::new();
         let list = scope.list(vars);
-        let counter = scope.list(&[counter])[0];
+        let counter = counter(&mut scope);
         self.add_propagator(NValues::new(scope.finish(), list, value_set(except), counter))?;
         Ok(())
     }

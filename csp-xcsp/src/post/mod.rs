@@ -208,41 +208,63 @@ impl<'m, 'l> Poster<'m, 'l> {
 
     /// An expression over three variables or more (or two with wide domains).
     fn nary(&mut self, e: &Expr) -> Result<()> {
-        if let Expr::Call(op, a) = e {
-            if let (Some(cmp), 2) = (cmp_of(*op), a.len()) {
-                // A comparison of sums of unary functions (`eq(add(ge(x,1),ge(y,2),...),3)`):
-                // one auxiliary variable per function, linked to its variable by a binary
-                // table, and a linear constraint over them.
-                let mut terms = Vec::new();
-                let mut k = 0i128;
-                if linear::unary_terms(&a[0], 1, &mut terms, &mut k).is_some()
-                    && linear::unary_terms(&a[1], -1, &mut terms, &mut k).is_some()
-                    && terms.iter().any(|(_, t)| !matches!(t, Expr::Var(_)))
-                    && terms.iter().all(|(c, _)| i64::try_from(*c).is_ok())
-                {
-                    let mut lin = Vec::with_capacity(terms.len());
-                    for (c, t) in &terms {
-                        let v = match t {
-                            Expr::Var(v) => Some(*v),
-                            f => self.unary_aux(f)?,
-                        };
-                        match (v, i64::try_from(*c)) {
-                            (Some(v), Ok(c)) => lin.push((c, v)),
-                            _ => {
-                                lin.clear();
-                                break;
-                            }
-                        }
-                    }
-                    // The coefficients of a variable met twice (`x` and `neg(x)`, or one
-                    // function written twice) add up: past 64 bits, the general path.
-                    if let (false, Ok(rhs), true) = (lin.is_empty(), i64::try_from(-k), merged_fit(&lin)) {
-                        return self.model.linear(&lin, cmp, rhs).map_err(|err| self.err(err));
-                    }
-                }
-            }
+        if let Some(done) = self.linear_of_functions(e)? {
+            return Ok(done);
         }
         self.model.intension(e).map_err(|err| self.err(err))
+    }
+
+    /// A comparison of sums of functions (`eq(add(ge(x,1),ge(y,2),...),3)`, or a sum of
+    /// `and(ne(x,11),eq(x,y))` terms bounded by an objective's variable): one auxiliary
+    /// variable per function, a unary one tied to its variable by a binary table, one of a
+    /// few variables by a generated table ([`Poster::var_of`]), and a linear constraint over
+    /// them, with bounds consistency. Posted as one expression instead, it would be checked
+    /// only once all but one of its variables are fixed. `None` when `e` has not that form
+    /// (a function too large for a table, a coefficient past 64 bits).
+    fn linear_of_functions(&mut self, e: &Expr) -> Result<Option<()>> {
+        let Expr::Call(op, a) = e else {
+            return Ok(None);
+        };
+        let (Some(cmp), 2) = (cmp_of(*op), a.len()) else {
+            return Ok(None);
+        };
+        let mut terms = Vec::new();
+        let mut k = 0i128;
+        if linear::function_terms(&a[0], 1, &mut terms, &mut k).is_none()
+            || linear::function_terms(&a[1], -1, &mut terms, &mut k).is_none()
+            || terms.iter().all(|(_, t)| matches!(t, Expr::Var(_)))
+            || terms.iter().any(|(c, _)| i64::try_from(*c).is_err())
+        {
+            return Ok(None);
+        }
+        // A function of several variables gets its own variable only beside another such
+        // function. Alone, the comparison is left to the expression path (a generated table,
+        // arc consistent, when its scope is small), and `eq(aux, f)`, which ties `f`'s own
+        // auxiliary variable, must not be posted through that variable.
+        let several = terms.iter().filter(|(_, t)| t.variables().len() > 1).count();
+        if several == 1 {
+            return Ok(None);
+        }
+        let mut lin = Vec::with_capacity(terms.len());
+        for (c, t) in &terms {
+            let v = match t {
+                Expr::Var(v) => Some(*v),
+                f if f.variables().len() == 1 => self.unary_aux(f)?,
+                f if self.small_function(f) => self.var_of_or(f)?.ok(),
+                _ => None,
+            };
+            match (v, i64::try_from(*c)) {
+                (Some(v), Ok(c)) => lin.push((c, v)),
+                _ => return Ok(None),
+            }
+        }
+        // The coefficients of a variable met twice (`x` and `neg(x)`, or one function written
+        // twice) add up: past 64 bits, the general path.
+        let (Ok(rhs), true) = (i64::try_from(-k), merged_fit(&lin)) else {
+            return Ok(None);
+        };
+        self.model.linear(&lin, cmp, rhs).map_err(|err| self.err(err))?;
+        Ok(Some(()))
     }
 
     /// The auxiliary variable equal to `f(x)` (`f` over one variable), made on first use;
@@ -420,9 +442,10 @@ pub(crate) mod linear {
 
     use crate::condition::Op;
 
-    /// Adds `scale * e` to `terms` and `k` when `e` is a linear combination of unary terms
-    /// (each term a variable or a function of one variable).
-    pub(crate) fn unary_terms(
+    /// Adds `scale * e` to `terms` and `k` when `e` is a linear combination of terms, each a
+    /// variable or a function of some variables that is not itself a sum, difference,
+    /// negation or product by a constant.
+    pub(crate) fn function_terms(
         e: &Expr,
         scale: i128,
         terms: &mut Vec<(i128, Expr)>,
@@ -432,24 +455,24 @@ pub(crate) mod linear {
             Expr::Const(c) => *k = k.checked_add(i128::from(*c).checked_mul(scale)?)?,
             Expr::Call(Op::Add, a) => {
                 for x in a {
-                    unary_terms(x, scale, terms, k)?;
+                    function_terms(x, scale, terms, k)?;
                 }
             }
             Expr::Call(Op::Sub, a) => {
-                unary_terms(&a[0], scale, terms, k)?;
-                unary_terms(&a[1], scale.checked_neg()?, terms, k)?;
+                function_terms(&a[0], scale, terms, k)?;
+                function_terms(&a[1], scale.checked_neg()?, terms, k)?;
             }
-            Expr::Call(Op::Neg, a) => unary_terms(&a[0], scale.checked_neg()?, terms, k)?,
+            Expr::Call(Op::Neg, a) => function_terms(&a[0], scale.checked_neg()?, terms, k)?,
             Expr::Call(Op::Mul, a)
                 if a.len() == 2 && matches!(a[0], Expr::Const(_)) != matches!(a[1], Expr::Const(_)) =>
             {
                 let ((Expr::Const(c), other) | (other, Expr::Const(c))) = (&a[0], &a[1]) else {
                     return None;
                 };
-                unary_terms(other, scale.checked_mul(i128::from(*c))?, terms, k)?;
+                function_terms(other, scale.checked_mul(i128::from(*c))?, terms, k)?;
             }
             other => {
-                if other.variables().len() != 1 {
+                if other.variables().is_empty() {
                     return None;
                 }
                 terms.push((scale, other.clone()));

@@ -1,8 +1,10 @@
 //! `counter = #{distinct values of list not in except}`: the counter lies between the
-//! number of distinct values of the fixed variables and the smaller of the number of
-//! variables that can take a counted value and the number of counted values they have
-//! between them; when it can be no more than the values taken already, the other
-//! variables keep only those values (and the excepted ones).
+//! number `t` of distinct values the fixed variables take and `t` plus the smaller of the
+//! number of other variables that can take a counted value not taken yet and the number of
+//! such values they have between them. When it can be no more than `t`, the other variables
+//! keep only the values taken (and the excepted ones); when it must be at least `t` plus
+//! that number of variables, each of them keeps only the new values (`nValues(x, y, z) > 1`
+//! with `x = y`: `z` loses their value).
 
 use crate::constraints::exact_once_complete;
 use crate::constraints::scope::Arg;
@@ -11,6 +13,16 @@ use crate::constraints::{forward_check_last, retain_range, retain_where};
 use crate::propagation::{Conflict, Event, PropagationContext, Propagator};
 use crate::var::VarId;
 
+/// What the number of distinct values must equal, or lie within.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Counter {
+    /// A variable of the scope.
+    Var(Arg),
+    /// Constant bounds `lo..=hi`: no variable, so none for the search to branch on
+    /// (`nValues(x, y, z) > 1` as XCSP3 writes it).
+    Within(i64, i64),
+}
+
 /// `counter = #{distinct values of list} \ except`.
 #[derive(Clone, Debug)]
 pub(crate) struct NValues {
@@ -18,11 +30,11 @@ pub(crate) struct NValues {
     list: Vec<Arg>,
     /// Sorted, distinct.
     except: Vec<i32>,
-    counter: Arg,
+    counter: Counter,
 }
 
 impl NValues {
-    pub(crate) fn new(scope: Vec<VarId>, list: Vec<Arg>, except: Vec<i32>, counter: Arg) -> NValues {
+    pub(crate) fn new(scope: Vec<VarId>, list: Vec<Arg>, except: Vec<i32>, counter: Counter) -> NValues {
         NValues {
             scope,
             list,
@@ -50,21 +62,19 @@ impl Propagator for NValues {
             .collect();
         taken.sort_unstable();
         taken.dedup();
-        i64::from(self.counter.value(values)) == taken.len() as i64
+        let n = taken.len() as i64;
+        match self.counter {
+            Counter::Var(c) => i64::from(c.value(values)) == n,
+            Counter::Within(lo, hi) => (lo..=hi).contains(&n),
+        }
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>, _event: Event) -> Result<(), Conflict> {
         with_scratch(|s| {
-            // The counted values of the fixed variables, and of all the domains.
-            let (taken, union) = (&mut s.values, &mut s.ints);
+            // The counted values of the fixed variables.
+            let (taken, fresh) = (&mut s.values, &mut s.ints);
             taken.clear();
-            union.clear();
-            let mut able = 0i64;
-            // More distinct values than variables cannot lower the bound `able`: the union
-            // is listed up to that many, so that it never holds every (variable, value)
-            // pair (millions of variables over millions of values would take gigabytes).
-            let enough = self.list.len();
-            let mut saturated = false;
+            fresh.clear();
             for x in &self.list {
                 if ctx.size(x.var) == 1 {
                     let a = ctx.min(x.var).ok_or(Conflict)?;
@@ -72,36 +82,61 @@ impl Propagator for NValues {
                         taken.push(a);
                     }
                 }
-                let mut counted = ctx.values(x.var).filter(|&a| self.counted(a));
-                if saturated {
-                    able += i64::from(counted.next().is_some());
-                    continue;
-                }
-                let before = union.len();
-                union.extend(counted.take(enough).map(i64::from));
-                able += i64::from(union.len() > before);
-                if union.len() > 2 * enough {
-                    union.sort_unstable();
-                    union.dedup();
-                    saturated = union.len() >= enough;
-                }
             }
             taken.sort_unstable();
             taken.dedup();
-            union.sort_unstable();
-            union.dedup();
+            // The counted values not taken yet that the other variables have between them,
+            // and how many of those variables can take one: each adds at most one value.
+            // More distinct new values than variables cannot lower the bound: they are listed
+            // up to that many, so that the list never holds every (variable, value) pair
+            // (millions of variables over millions of values would take gigabytes).
+            let is_new = |a: i32| self.counted(a) && taken.binary_search(&a).is_err();
+            let enough = self.list.len();
+            let mut saturated = false;
+            let mut able = 0i64;
+            for x in &self.list {
+                if ctx.size(x.var) > 1 {
+                    let mut new = ctx.values(x.var).filter(|&a| is_new(a));
+                    if saturated {
+                        able += i64::from(new.next().is_some());
+                        continue;
+                    }
+                    let before = fresh.len();
+                    fresh.extend(new.take(enough).map(i64::from));
+                    able += i64::from(fresh.len() > before);
+                    if fresh.len() > 2 * enough {
+                        fresh.sort_unstable();
+                        fresh.dedup();
+                        saturated = fresh.len() >= enough;
+                    }
+                }
+            }
+            fresh.sort_unstable();
+            fresh.dedup();
             let lo = taken.len() as i64;
-            let hi = able.min(union.len() as i64);
-            let c = self.counter.var;
-            retain_range(ctx, c, lo, hi)?;
-            if i64::from(ctx.max(c).ok_or(Conflict)?) == lo {
+            let hi = lo + able.min(fresh.len() as i64);
+            let (least, most, c) = match self.counter {
+                Counter::Var(c) => {
+                    retain_range(ctx, c.var, lo, hi)?;
+                    let least = i64::from(ctx.min(c.var).ok_or(Conflict)?);
+                    (least, i64::from(ctx.max(c.var).ok_or(Conflict)?), Some(c.var))
+                }
+                Counter::Within(a, b) if a.max(lo) <= b.min(hi) => (a.max(lo), b.min(hi), None),
+                Counter::Within(..) => return Err(Conflict),
+            };
+            if most == lo {
                 // No new value may be taken.
-                let taken = &*taken;
                 for x in &self.list {
-                    if ctx.size(x.var) > 1 && x.var != c {
-                        retain_where(ctx, x.var, |a| {
-                            !self.counted(a) || taken.binary_search(&a).is_ok()
-                        })?;
+                    if ctx.size(x.var) > 1 && Some(x.var) != c {
+                        retain_where(ctx, x.var, |a| !is_new(a))?;
+                    }
+                }
+            } else if least == lo + able {
+                // Every variable that can take a new value must: one that took a value
+                // already taken, or an excepted one, would leave the count below its least.
+                for x in &self.list {
+                    if ctx.size(x.var) > 1 && Some(x.var) != c && ctx.values(x.var).any(is_new) {
+                        retain_where(ctx, x.var, is_new)?;
                     }
                 }
             }
