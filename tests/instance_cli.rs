@@ -318,3 +318,66 @@ fn sigterm_stops_the_count_and_reports_it() {
     assert_eq!(v["limit"], "cancelled");
     assert!(v["solutions"].as_u64().unwrap() > 0 && v["solution"].is_object());
 }
+
+/// A graph's isolated vertices are set apart from the search: `count` multiplies by K for
+/// each, `solve --all` writes every colouring (each checked against brute force), JSON counts
+/// the graph's colourings, and a count past u64 is an error unless `--limit` caps it.
+#[test]
+fn isolated_vertices_are_counted_and_enumerated() {
+    // Vertices 1..6; edges 1-3, 3-5; 2, 4 and 6 are isolated. With 3 colours: 3*2*2 for
+    // the path times 3^3.
+    let path = temp_file("isolated.col", "p edge 6 2\ne 1 3\ne 3 5\n");
+    let path = path.display().to_string();
+    let mut brute = Vec::new();
+    for code in 0..3u32.pow(6) {
+        let c: Vec<u32> = (0..6).map(|i| code / 3u32.pow(5 - i) % 3).collect();
+        if c[0] != c[2] && c[2] != c[4] {
+            brute.push(
+                (0..6)
+                    .map(|i| format!("v{}={}", i + 1, c[i]))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+        }
+    }
+    let o = csp(&["count", &path, "--colors", "3"]);
+    assert_eq!(stdout(&o).trim(), brute.len().to_string(), "{}", stderr(&o));
+    let o = csp(&[
+        "count", &path, "--colors", "3", "--format", "json", "--method", "tree",
+    ]);
+    let answer: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(answer["solutions"], brute.len());
+    let o = csp(&["solve", &path, "--colors", "3", "--all"]);
+    let mut lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    lines.sort();
+    brute.sort();
+    assert_eq!(lines, brute);
+    let o = csp(&["solve", &path, "--colors", "3", "--all", "--format", "json"]);
+    let last: serde_json::Value = serde_json::from_str(stdout(&o).lines().last().unwrap()).unwrap();
+    assert_eq!(
+        (&last["count"], &last["solutions"]),
+        (&brute.len().into(), &brute.len().into())
+    );
+    // A count is capped where asked, inside a model solution's colourings.
+    let o = csp(&["count", &path, "--colors", "3", "--limit", "50"]);
+    assert_eq!(stdout(&o).trim(), "50 (capped)");
+
+    // A million isolated vertices: 3^999,998 colourings per colouring of the edge.
+    let big = temp_file("isolated-big.col", "p edge 1000000 1\ne 1 1000000\n");
+    let big = big.display().to_string();
+    let o = csp(&["count", &big, "--colors", "3"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("more than 18446744073709551615 solutions"),
+        "{}",
+        stderr(&o)
+    );
+    let o = csp(&["count", &big, "--colors", "3", "--limit", "7"]);
+    assert_eq!(stdout(&o).trim(), "7 (capped)");
+    let o = csp(&["solve", &big, "--colors", "3", "--format", "json"]);
+    let answer: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let solution = answer["solution"].as_object().unwrap();
+    assert_eq!(solution.len(), 1_000_000);
+    assert_ne!(solution["v1"], solution["v1000000"]);
+    assert_eq!(solution["v2"], 0);
+}

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use csp_core::{Domain, Model, VarId, check_model_memory, domain_words};
+use csp_core::{Domain, Model, check_model_memory, domain_words};
 
 use crate::error::{Error, Position, Result};
 use crate::limits::ReadLimits;
@@ -134,23 +134,54 @@ impl Graph {
     /// Refused ([`Error::Memory`]) before anything is built when its variables and
     /// domains would take more memory than csp allows ([`csp_core::MAX_MODEL_MEMORY`]).
     pub fn colouring(&self, colours: u32) -> Result<Model> {
+        self.colouring_over(&VertexSet::every(self.vertices), colours)
+    }
+
+    /// The K-colouring CSP with the isolated vertices (those without an edge) set apart:
+    /// see [`Colouring`].
+    pub fn colouring_of_linked(&self, colours: u32) -> Result<Colouring> {
+        let mut linked = VertexSet::none(self.vertices);
+        for &(u, v) in &self.edges {
+            linked.insert(u);
+            linked.insert(v);
+        }
+        linked.rank_blocks();
+        let model = self.colouring_over(&linked, colours)?;
+        Ok(Colouring {
+            model,
+            vertices: self.vertices,
+            linked,
+            colours,
+        })
+    }
+
+    /// The colouring CSP over the vertices of `kept` (each edge's ends among them), in
+    /// vertex order, each named `v` and its number in the file.
+    fn colouring_over(&self, kept: &VertexSet, colours: u32) -> Result<Model> {
         let mut model = Model::new();
         let domain = Domain::range(0, colours as i32 - 1).map_err(|e| Error::ValueOutOfRange {
             position: Position::default(),
             message: format!("{colours} colours: {e}"),
         })?;
-        let vertices = self.vertices as u64;
+        let vertices = kept.len() as u64;
         let words = vertices.saturating_mul(domain_words(u64::from(colours)));
         check_model_memory(vertices, words).map_err(|source| Error::Memory {
             what: format!("{vertices} vertices with {colours} colours"),
             source,
         })?;
-        model.reserve_vars(self.vertices, names_length(self.vertices));
-        let vars: Vec<VarId> = (1..=self.vertices)
-            .map(|i| model.add_named_var(format!("v{i}"), domain.clone()))
-            .collect();
+        let names = if kept.len() == self.vertices {
+            names_length(self.vertices)
+        } else {
+            kept.iter().map(|i| 1 + (i + 1).ilog10() as usize + 1).sum()
+        };
+        model.reserve_vars(kept.len(), names);
+        for i in kept.iter() {
+            model.add_named_var(format!("v{}", i + 1), domain.clone());
+        }
         for &(u, v) in &self.edges {
-            model.not_equal(vars[u], vars[v]).map_err(|source| Error::Model {
+            let var = |vertex| model.var(kept.rank(vertex)).expect("an end of an edge is kept");
+            let (x, y) = (var(u), var(v));
+            model.not_equal(x, y).map_err(|source| Error::Model {
                 position: Position::default(),
                 source,
             })?;
@@ -194,6 +225,161 @@ impl Graph {
     }
 }
 
+/// A set of vertices as bits, with the count of members before each block of 64 once
+/// [`VertexSet::rank_blocks`] has run: a vertex's place among the members in constant time,
+/// at about a bit and a half per vertex.
+#[derive(Clone, Debug)]
+struct VertexSet {
+    bits: Vec<u64>,
+    /// Members before each block (filled by `rank_blocks`).
+    before: Vec<u32>,
+    len: usize,
+}
+
+impl VertexSet {
+    /// No vertex of `vertices`.
+    fn none(vertices: usize) -> VertexSet {
+        VertexSet {
+            bits: vec![0; vertices.div_ceil(64)],
+            before: Vec::new(),
+            len: 0,
+        }
+    }
+
+    /// Every vertex of `vertices`.
+    fn every(vertices: usize) -> VertexSet {
+        let mut set = VertexSet::none(vertices);
+        set.bits.fill(!0);
+        if !vertices.is_multiple_of(64) {
+            if let Some(last) = set.bits.last_mut() {
+                *last = (1 << (vertices % 64)) - 1;
+            }
+        }
+        set.len = vertices;
+        set.rank_blocks();
+        set
+    }
+
+    fn insert(&mut self, vertex: usize) {
+        let (block, bit) = (vertex / 64, 1u64 << (vertex % 64));
+        if self.bits[block] & bit == 0 {
+            self.bits[block] |= bit;
+            self.len += 1;
+        }
+    }
+
+    fn contains(&self, vertex: usize) -> bool {
+        self.bits[vertex / 64] >> (vertex % 64) & 1 == 1
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Counts the members before each block (after the last insertion).
+    fn rank_blocks(&mut self) {
+        let mut count = 0u32;
+        self.before = self
+            .bits
+            .iter()
+            .map(|b| {
+                let before = count;
+                count += b.count_ones();
+                before
+            })
+            .collect();
+    }
+
+    /// How many members come before `vertex`.
+    fn rank(&self, vertex: usize) -> usize {
+        let below = self.bits[vertex / 64] & ((1u64 << (vertex % 64)) - 1);
+        self.before[vertex / 64] as usize + below.count_ones() as usize
+    }
+
+    /// The members, in increasing order.
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.bits.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let i = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    i
+                })
+            })
+        })
+    }
+}
+
+/// A graph's K-colouring CSP with its isolated vertices set apart. A vertex without an
+/// edge takes any of the K colours whatever the others take, so it is no variable of the
+/// search: [`Colouring::model`] holds the vertices with an edge only, and each of its
+/// solutions stands for K^i colourings of the graph (i isolated vertices). The search
+/// neither stores nor branches on an isolated vertex; it costs a bit and a half.
+#[derive(Clone, Debug)]
+pub struct Colouring {
+    /// The CSP over the vertices with an edge, in vertex order, each named `v` and its
+    /// number in the file; `!=` on every edge.
+    pub model: Model,
+    vertices: usize,
+    linked: VertexSet,
+    colours: u32,
+}
+
+impl Colouring {
+    /// The vertices of the graph, isolated ones included.
+    pub fn vertices(&self) -> usize {
+        self.vertices
+    }
+
+    /// The vertices without an edge.
+    pub fn isolated(&self) -> usize {
+        self.vertices - self.linked.len()
+    }
+
+    /// The number of colours.
+    pub fn colours(&self) -> u32 {
+        self.colours
+    }
+
+    /// How many colourings of the graph each solution of [`Colouring::model`] stands for:
+    /// K to the power of the isolated vertices, `None` past `u64::MAX`.
+    pub fn colourings_per_solution(&self) -> Option<u64> {
+        let isolated = u32::try_from(self.isolated()).ok()?;
+        u64::from(self.colours).checked_pow(isolated)
+    }
+
+    /// Every vertex's name and colour, in vertex order, for `values` (a solution of
+    /// [`Colouring::model`]) and the `index`-th colouring of the isolated vertices: its
+    /// digits in base K, the last isolated vertex's the lowest (0 colours them all 0).
+    /// `index` is below [`Colouring::colourings_per_solution`].
+    pub fn for_each_colour(&self, values: &[i32], index: u64, mut f: impl FnMut(&str, i32)) {
+        // Base K >= 2 has at most 64 digits in a u64; with one colour, index is 0.
+        let mut digits = [0u32; 64];
+        let (mut rest, base) = (index, u64::from(self.colours.max(2)));
+        for d in &mut digits {
+            *d = (rest % base) as u32;
+            rest /= base;
+        }
+        let isolated = self.isolated();
+        let (mut searched, mut apart) = (values.iter(), 0usize);
+        let mut name = String::from("v");
+        for vertex in 0..self.vertices {
+            name.truncate(1);
+            // Writing to a String cannot fail.
+            let _ = std::fmt::Write::write_fmt(&mut name, format_args!("{}", vertex + 1));
+            let colour = if self.linked.contains(vertex) {
+                *searched.next().expect("a value per searched vertex")
+            } else {
+                let from_last = isolated - 1 - apart;
+                apart += 1;
+                digits.get(from_last).map_or(0, |&d| d as i32)
+            };
+            f(&name, colour);
+        }
+    }
+}
+
 /// The bytes of the names `v1` .. `vN` together: one `v` each and the digits of 1..=N.
 fn names_length(vertices: usize) -> usize {
     let digits: usize = (1..=vertices.max(1).ilog10() + 1)
@@ -212,12 +398,27 @@ pub fn read(path: impl AsRef<Path>, colours: u32) -> Result<Model> {
 
 /// [`read`] within limits (input size, deadline, cancel flag).
 pub fn read_with(path: impl AsRef<Path>, colours: u32, limits: &ReadLimits) -> Result<Model> {
-    let text = crate::source::read_plain_text(path.as_ref(), limits)?;
-    let graph = parse(&text)?;
-    limits.check()?;
+    let graph = read_graph(path.as_ref(), limits)?;
     let model = graph.colouring(colours)?;
     limits.check()?;
     Ok(model)
+}
+
+/// Reads a DIMACS file within limits and builds its K-colouring CSP with the isolated
+/// vertices set apart ([`Colouring`]).
+pub fn read_colouring_with(path: impl AsRef<Path>, colours: u32, limits: &ReadLimits) -> Result<Colouring> {
+    let graph = read_graph(path.as_ref(), limits)?;
+    let colouring = graph.colouring_of_linked(colours)?;
+    limits.check()?;
+    Ok(colouring)
+}
+
+/// Reads a DIMACS graph within limits.
+fn read_graph(path: &Path, limits: &ReadLimits) -> Result<Graph> {
+    let text = crate::source::read_plain_text(path, limits)?;
+    let graph = parse(&text)?;
+    limits.check()?;
+    Ok(graph)
 }
 
 #[cfg(test)]

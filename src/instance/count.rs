@@ -83,7 +83,10 @@ fn count_one(path: &Path, args: &CountArgs, config: &SearchConfig) -> (Option<Lo
         }
     };
     let cap = args.limit;
-    let mut solutions = 0u64;
+    // Each solution of the model stands for `per` of the instance (the colourings of a
+    // graph's isolated vertices); `None`: the total left u64.
+    let per = loaded.extensions();
+    let mut solutions = Some(0u64);
     let mut first = None;
     let mut bad = None;
     let limit = solver.for_each_solution(|s| {
@@ -91,29 +94,56 @@ fn count_one(path: &Path, args: &CountArgs, config: &SearchConfig) -> (Option<Lo
             bad = Some(e);
             return false;
         }
-        solutions += 1;
+        solutions = solutions.zip(per).and_then(|(n, p)| n.checked_add(p));
         if first.is_none() {
             first = Some(s.to_vec());
         }
-        cap.is_none_or(|k| solutions < k)
+        solutions.is_some_and(|n| cap.is_none_or(|k| n < k))
     });
-    let limit = match (limit, cap) {
-        (None, Some(k)) if solutions >= k => Some(LimitKind::Solutions),
-        (l, _) => l,
-    };
     let answer = match bad {
         Some(message) => Answer::Error {
             message: format!("{}: {message}", path.display()),
             unsupported: false,
         },
-        None => Answer::Done {
-            solutions,
-            first,
-            limit,
-            stats: solver.stats().clone(),
-        },
+        None => total(path, solutions, cap, limit, first, solver.stats().clone()),
     };
     (Some(loaded), answer)
+}
+
+/// The answer of a count that reached `solutions` (`None`: past `u64::MAX`) under `cap`,
+/// or was stopped by `limit`.
+fn total(
+    path: &Path,
+    solutions: Option<u64>,
+    cap: Option<u64>,
+    limit: Option<LimitKind>,
+    first: Option<Vec<i32>>,
+    mut stats: Stats,
+) -> Answer {
+    let (solutions, limit) = match (solutions, cap, limit) {
+        (Some(n), Some(k), None) if n >= k => (k, Some(LimitKind::Solutions)),
+        (None, Some(k), _) => (k, Some(LimitKind::Solutions)),
+        (Some(n), _, limit) => (n, limit),
+        (None, None, _) => {
+            return Answer::Error {
+                message: format!(
+                    "{}: more than {} solutions (--limit caps the count)",
+                    path.display(),
+                    u64::MAX
+                ),
+                unsupported: false,
+            };
+        }
+    };
+    // The instance's solutions, not the model's: they differ where a graph's isolated
+    // vertices were set apart.
+    stats.solutions = solutions;
+    Answer::Done {
+        solutions,
+        first,
+        limit,
+        stats,
+    }
 }
 
 /// `--method tree`: the count of AIMA's tree-structured algorithm (multiplied along the
@@ -138,14 +168,15 @@ fn count_tree(path: &Path, loaded: &Loaded, config: &SearchConfig, cap: Option<u
     }
     match counted {
         Ok(solutions) => {
-            let capped = cap.filter(|&k| solutions > k);
-            Answer::Done {
-                solutions: capped.unwrap_or(solutions),
-                first,
-                limit: capped.map(|_| LimitKind::Solutions),
-                stats,
+            let solutions = loaded.extensions().and_then(|per| solutions.checked_mul(per));
+            // Over the cap, not at it: the tree method knows the exact count.
+            let over = |n: u64| cap.is_some_and(|k| n > k);
+            match solutions {
+                Some(n) if !over(n) => total(path, Some(n), None, None, first, stats),
+                _ => total(path, solutions, cap, None, first, stats),
             }
         }
+        Err(TreeCountError::Overflow) if cap.is_some() => total(path, None, cap, None, first, stats),
         Err(TreeCountError::Limit(kind)) => Answer::Done {
             solutions: 0,
             first: None,
@@ -266,7 +297,7 @@ fn answer_lines(
                 } => {
                     out.push(super::status_line(first.is_some(), *limit).into());
                     if let (Some(s), Some(l)) = (first, loaded) {
-                        out.push(l.xcsp(s));
+                        out.push(l.xcsp(s, 0, None));
                     }
                     out.push(format!(
                         "d FOUND SOLUTIONS {solutions}{}",
@@ -298,15 +329,15 @@ fn answer_lines(
                 } => {
                     m.insert("solutions".into(), Value::from(*solutions));
                     m.insert("complete".into(), Value::from(limit.is_none()));
-                    let solution = match (first, loaded) {
-                        (Some(s), Some(l)) => l.json(s),
-                        _ => Value::Null,
-                    };
-                    m.insert("solution".into(), solution);
                     if let Some(k) = limit {
                         m.insert("limit".into(), Value::from(k.to_string()));
                     }
                     m.extend(stats_json(stats));
+                    if let (Some(s), Some(l)) = (first, loaded) {
+                        out.push(super::json_line_with(&m, "solution", l.json(s, 0)));
+                        return (out, answered);
+                    }
+                    m.insert("solution".into(), Value::Null);
                 }
                 Answer::Error { message, .. } => {
                     m.insert("error".into(), Value::from(message.as_str()));

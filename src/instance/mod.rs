@@ -9,6 +9,7 @@ pub mod report;
 pub mod solve;
 
 use std::collections::BTreeMap;
+use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -19,8 +20,10 @@ use csp_core::{
     Backjump, Inference, LimitKind, Model, Restarts, SearchConfig, Stats, Strategy, Strength, ValueOrder,
     VarOrder,
 };
+use csp_xcsp::dimacs::Colouring;
 use csp_xcsp::{Instance, ReadLimits, ReadOptions};
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::args::{LimitArgs, StrategyArgs, TraceArgs, checked, parse_restarts};
@@ -56,7 +59,8 @@ pub fn default_restarts() -> Option<Restarts> {
 #[derive(Args, Clone, Debug)]
 pub struct InstanceArgs {
     /// Number of colours for DIMACS graph-colouring files (`.col`): one variable per vertex
-    /// (`v1` .. `vN`) over `0..K-1`, `!=` on every edge.
+    /// (`v1` .. `vN`) over `0..K-1`, `!=` on every edge. A vertex without an edge is not
+    /// searched: it takes colour 0 (every colour with `--all`) and multiplies the count by K.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=1_000_000), allow_negative_numbers = true)]
     pub colors: Option<u32>,
     /// All-different strength for instances: value, hidden, gac. Default: gac.
@@ -200,8 +204,8 @@ pub enum Format {
 pub enum Loaded {
     /// An XCSP3 instance.
     Xcsp(Instance),
-    /// A model built from another format (DIMACS).
-    Model(Model),
+    /// A DIMACS graph's colouring, its isolated vertices set apart from the search.
+    Colouring(Colouring),
 }
 
 impl Loaded {
@@ -209,7 +213,7 @@ impl Loaded {
     pub fn model(&self) -> &Model {
         match self {
             Loaded::Xcsp(i) => &i.model,
-            Loaded::Model(m) => m,
+            Loaded::Colouring(c) => &c.model,
         }
     }
 
@@ -222,64 +226,82 @@ impl Loaded {
                     c.position, c.constraint
                 )
             }),
-            Loaded::Model(model) => match model.violation(values) {
+            Loaded::Colouring(c) => match c.model.violation(values) {
                 None => Ok(()),
                 Some(v) => Err(format!("internal error: a solution violates {v}")),
             },
         }
     }
 
-    /// The variables a solution shows: the declared ones (not auxiliary variables).
-    pub fn shown(&self) -> impl Iterator<Item = csp_core::VarId> + '_ {
-        let n = match self {
-            Loaded::Xcsp(i) => i.declared,
-            Loaded::Model(m) => m.num_vars(),
-        };
-        self.model().vars().take(n)
+    /// How many solutions of the instance each solution of the model stands for: one, or
+    /// for a colouring K^i, the colourings of its i isolated vertices (`None` past
+    /// `u64::MAX`). Their `extension` numbers run from 0 up.
+    pub fn extensions(&self) -> Option<u64> {
+        match self {
+            Loaded::Xcsp(_) => Some(1),
+            Loaded::Colouring(c) => c.colourings_per_solution(),
+        }
+    }
+
+    /// Calls `f` with the name and value of each variable a solution shows, for `values` (a
+    /// solution of the model) and its `extension`-th solution of the instance: the declared
+    /// variables of an XCSP3 instance (not auxiliary ones); every vertex of a graph.
+    fn for_each_shown(&self, values: &[i32], extension: u64, mut f: impl FnMut(&str, i32)) {
+        match self {
+            Loaded::Xcsp(i) => {
+                for v in i.model.vars().take(i.declared) {
+                    f(i.model.name(v), values[v.index()]);
+                }
+            }
+            Loaded::Colouring(c) => c.for_each_colour(values, extension, f),
+        }
     }
 
     /// The solution as `name=value` pairs.
-    pub fn line(&self, values: &[i32]) -> String {
+    pub fn line(&self, values: &[i32], extension: u64) -> String {
         let mut s = String::new();
-        for v in self.shown() {
+        self.for_each_shown(values, extension, |name, value| {
             if !s.is_empty() {
                 s.push(' ');
             }
-            s.push_str(self.model().name(v));
-            s.push('=');
-            s.push_str(&values[v.index()].to_string());
-        }
+            // Writing to a String cannot fail.
+            let _ = write!(s, "{name}={value}");
+        });
         s
     }
 
-    /// The solution as a JSON object from name to value.
-    pub fn json(&self, values: &[i32]) -> Value {
-        let mut map = Map::new();
-        for v in self.shown() {
-            map.insert(self.model().name(v).to_string(), Value::from(values[v.index()]));
-        }
-        Value::Object(map)
+    /// The solution as a JSON object from name to value, written as text: a graph of
+    /// millions of vertices would take a hundred bytes a vertex as a `serde_json` map.
+    pub fn json(&self, values: &[i32], extension: u64) -> Box<RawValue> {
+        let mut s = String::from("{");
+        self.for_each_shown(values, extension, |name, value| {
+            if s.len() > 1 {
+                s.push(',');
+            }
+            s.push_str(&Value::from(name).to_string());
+            let _ = write!(s, ":{value}");
+        });
+        s.push('}');
+        RawValue::from_string(s).expect("an object of names and numbers")
     }
 
-    /// The `v <instantiation>` line of the XCSP competition output.
-    pub fn xcsp(&self, values: &[i32]) -> String {
-        self.xcsp_with(values, None)
-    }
-
-    /// The `v <instantiation type="..." cost="...">` line of an optimisation instance:
-    /// `optimum` when proved, `solution` otherwise.
-    pub fn xcsp_with(&self, values: &[i32], cost: Option<(bool, i64)>) -> String {
-        let names: Vec<&str> = self.shown().map(|v| self.model().name(v)).collect();
-        let vals: Vec<String> = self.shown().map(|v| values[v.index()].to_string()).collect();
+    /// The `v <instantiation>` line of the XCSP competition output; `cost`, for an
+    /// optimisation instance: `type="optimum"` when proved, `"solution"` otherwise, and
+    /// the value.
+    pub fn xcsp(&self, values: &[i32], extension: u64, cost: Option<(bool, i64)>) -> String {
+        let (mut names, mut vals) = (String::new(), String::new());
+        self.for_each_shown(values, extension, |name, value| {
+            names.push_str(name);
+            names.push(' ');
+            let _ = write!(vals, "{value} ");
+        });
         let attributes = match cost {
             Some((true, c)) => format!(" type=\"optimum\" cost=\"{c}\""),
             Some((false, c)) => format!(" type=\"solution\" cost=\"{c}\""),
             None => String::new(),
         };
         format!(
-            "v <instantiation{attributes}> <list> {} </list> <values> {} </values> </instantiation>",
-            names.join(" "),
-            vals.join(" ")
+            "v <instantiation{attributes}> <list> {names}</list> <values> {vals}</values> </instantiation>"
         )
     }
 
@@ -298,7 +320,7 @@ impl Loaded {
                     "internal error: the search reports the objective {value} where the file's definition gives {other:?}"
                 )),
             },
-            Loaded::Model(_) => Ok(()),
+            Loaded::Colouring(_) => Ok(()),
         }
     }
 }
@@ -367,8 +389,8 @@ pub fn load_within(
                 path.display()
             )));
         };
-        let model = csp_xcsp::dimacs::read_with(path, k, &limits).map_err(named)?;
-        return Ok(Loaded::Model(model));
+        let colouring = csp_xcsp::dimacs::read_colouring_with(path, k, &limits).map_err(named)?;
+        return Ok(Loaded::Colouring(colouring));
     }
     let mut options = ReadOptions {
         limits,
@@ -503,4 +525,20 @@ pub fn object(file: &Path) -> Map<String, Value> {
 /// Prints a value as one JSON line.
 pub fn json_line<T: Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("plain data")
+}
+
+/// Prints `object` with `key` set to `raw` (JSON text) as one JSON line, its keys in order
+/// as [`json_line`] has them.
+pub fn json_line_with(object: &Map<String, Value>, key: &str, raw: Box<RawValue>) -> String {
+    let mut fields: BTreeMap<&str, Box<RawValue>> = object
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str(),
+                serde_json::value::to_raw_value(v).expect("plain data"),
+            )
+        })
+        .collect();
+    fields.insert(key, raw);
+    json_line(&fields)
 }

@@ -251,33 +251,55 @@ fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, live: Live<'_>) -
             }
         }
     } else {
-        solver.for_each_solution(|s| {
+        let extensions = loaded.extensions();
+        let mut stopped = None;
+        let limit = solver.for_each_solution(|s| {
             if let Err(e) = loaded.check(s) {
                 failure = Some(e);
                 return false;
             }
-            answer.found += 1;
             if !args.all {
+                answer.found += 1;
                 answer.first = Some(s.to_vec());
                 return false;
             }
-            let text = match args.format {
-                Format::Line => loaded.line(s),
-                Format::Xcsp => loaded.xcsp(s),
-                Format::Json => {
-                    let mut m = object(path);
-                    m.insert("solution".into(), loaded.json(s));
-                    super::json_line(&m)
+            // Each solution of the model stands for `extensions` of the instance (the
+            // colourings of a graph's isolated vertices), written one by one under the
+            // run's limits: they are no nodes, so the search does not see them.
+            let mut extension = 0u64;
+            while extensions.is_none_or(|n| extension < n) {
+                if extension > 0 {
+                    stopped = interrupted(deadline);
+                    if stopped.is_some() {
+                        return false;
+                    }
                 }
-            };
-            if !live.line(&mut answer, text) {
-                gone = true;
-                return false;
+                let text = match args.format {
+                    Format::Line => loaded.line(s, extension),
+                    Format::Xcsp => loaded.xcsp(s, extension, None),
+                    Format::Json => {
+                        super::json_line_with(&object(path), "solution", loaded.json(s, extension))
+                    }
+                };
+                if !live.line(&mut answer, text) {
+                    gone = true;
+                    return false;
+                }
+                answer.found += 1;
+                let Some(next) = extension.checked_add(1) else {
+                    break;
+                };
+                extension = next;
             }
             true
-        })
+        });
+        limit.or(stopped)
     };
     answer.stats = solver.stats().clone();
+    if args.all {
+        // The instance's solutions, not the model's (see `Loaded::extensions`).
+        answer.stats.solutions = answer.found;
+    }
     answer.ending = match (failure, gone, limit) {
         (Some(message), _, _) => Ending::Error {
             message: format!("{}: {message}", path.display()),
@@ -289,6 +311,19 @@ fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, live: Live<'_>) -
     };
     answer.loaded = Some(loaded);
     answer
+}
+
+/// The limit that stops the run now, if any: SIGINT or SIGTERM, or the deadline (checked
+/// where the search does not run, between the solutions of the instance that one solution of
+/// the model stands for).
+fn interrupted(deadline: Option<Instant>) -> Option<LimitKind> {
+    if crate::interrupt::requested() {
+        Some(LimitKind::Cancelled)
+    } else if deadline.is_some_and(|d| Instant::now() >= d) {
+        Some(LimitKind::Time)
+    } else {
+        None
+    }
 }
 
 /// `--method tree`: AIMA's tree-structured algorithm on the instance, into `answer`.
@@ -363,7 +398,7 @@ fn answer_lines(path: &Path, args: &SolveArgs, answer: &Answer) -> Vec<String> {
         Format::Line => match (&answer.ending, &answer.first, &answer.loaded) {
             (Ending::Error { .. }, _, _) => out.push("# error".into()),
             (ending, Some(s), Some(l)) if !all => {
-                out.push(l.line(s));
+                out.push(l.line(s, 0));
                 if let (true, Some(value)) = (optimising, answer.objective) {
                     out.push(match ending {
                         Ending::Limit(k) => format!("# best {value}, not proved optimal ({k})"),
@@ -401,7 +436,7 @@ fn answer_lines(path: &Path, args: &SolveArgs, answer: &Answer) -> Vec<String> {
                 out.push(status.into());
                 if let (Some(s), Some(l), false) = (&answer.first, &answer.loaded, all) {
                     let cost = answer.objective.filter(|_| optimising).map(|c| (proved, c));
-                    out.push(l.xcsp_with(s, cost));
+                    out.push(l.xcsp(s, 0, cost));
                 }
                 if all {
                     out.push(format!(
@@ -428,12 +463,8 @@ fn answer_lines(path: &Path, args: &SolveArgs, answer: &Answer) -> Vec<String> {
                 ending => {
                     if all {
                         m.insert("count".into(), Value::from(answer.found));
-                    } else {
-                        let solution = match (&answer.first, &answer.loaded) {
-                            (Some(s), Some(l)) => l.json(s),
-                            _ => Value::Null,
-                        };
-                        m.insert("solution".into(), solution);
+                    } else if answer.first.is_none() {
+                        m.insert("solution".into(), Value::Null);
                     }
                     if let Ending::Limit(k) = ending {
                         m.insert("limit".into(), Value::from(k.to_string()));
@@ -444,7 +475,12 @@ fn answer_lines(path: &Path, args: &SolveArgs, answer: &Answer) -> Vec<String> {
                     }
                 }
             }
-            out.push(super::json_line(&m));
+            out.push(match (&answer.first, &answer.loaded, &answer.ending) {
+                (Some(s), Some(l), ending) if !all && !matches!(ending, Ending::Error { .. }) => {
+                    super::json_line_with(&m, "solution", l.json(s, 0))
+                }
+                _ => super::json_line(&m),
+            });
         }
     }
     out
