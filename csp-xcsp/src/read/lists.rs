@@ -127,8 +127,14 @@ impl<'d, 'a> Reader<'d, 'a, '_> {
                     ),
                 ));
             }
-            self.budget.steps(count)?;
-            out.extend(std::iter::repeat_n(Expr::Const(value), count));
+            // In slices, so that the time limit holds inside a repetition of millions.
+            let mut left = count;
+            while left > 0 {
+                let slice = left.min(1 << 16);
+                self.budget.steps(slice)?;
+                out.extend(std::iter::repeat_n(Expr::Const(value), slice));
+                left -= slice;
+            }
         } else if looks_numeric(t) {
             out.push(Expr::Const(self.int(t, node)?));
         } else if t.contains('(') {
