@@ -684,6 +684,24 @@ proptest! {
         gac_never_fails(&spec)?;
     }
 
+    /// `allEqual` over domains of several words and different bases, which its propagator
+    /// lines up a word at a time: values on both sides of word boundaries, far apart.
+    #[test]
+    fn all_equal_over_wide_domains(
+        domains in prop::collection::vec(
+            prop::collection::btree_set(prop::sample::select(vec![-130, -65, -64, -1, 0, 63, 64, 127, 128, 200]), 1..=6),
+            2..=5,
+        ),
+        scope in prop::collection::vec(0usize..5, 1..=5),
+    ) {
+        let n = domains.len();
+        let scope: Vec<usize> = scope.into_iter().map(|x| x % n).collect();
+        let domains: Vec<Vec<i32>> = domains.into_iter().map(|d| d.into_iter().collect()).collect();
+        let spec = Spec::new(domains, vec![None; n], vec![G::AllEqual(scope.clone())]);
+        check_spec(&spec)?;
+        gac_never_fails(&spec)?;
+    }
+
     /// `nValues(xs) >= 2` over distinct variables (not all equal: XCSP3's `nValues` with
     /// `(gt,1)`), with a counter variable or constant bounds, is arc consistent on `xs`: a static search that decides them first never
     /// backtracks when there is a solution, and finds none when brute force finds none.

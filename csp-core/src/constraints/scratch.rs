@@ -14,6 +14,8 @@ pub(crate) struct Scratch {
     pub(crate) indices: Vec<u32>,
     pub(crate) more_indices: Vec<u32>,
     pub(crate) pairs: Vec<(i64, i64)>,
+    pub(crate) words: Vec<u64>,
+    pub(crate) more_words: Vec<u64>,
 }
 
 thread_local! {

@@ -64,6 +64,28 @@ impl<'a> DomainBits<'a> {
     pub fn to_vec(&self) -> Vec<u64> {
         self.iter().collect()
     }
+
+    /// The 64 bits from bit `bit` on (which may be negative); bits outside the domain's
+    /// words read as 0. It lines up domains with different bases: bit `i` of
+    /// `a.window(base_b - base_a)` stands for value `base_b + i`, as bit `i` of `b`'s first
+    /// word does.
+    #[inline]
+    pub fn window(&self, bit: i64) -> u64 {
+        window(|k| self.get(k), bit)
+    }
+}
+
+/// The 64 bits from bit `bit` on of the words that `word` gives (`None` past the last, and
+/// bits before the first read as 0).
+#[inline]
+pub(crate) fn window(word: impl Fn(usize) -> Option<u64>, bit: i64) -> u64 {
+    let at = |k: i64| usize::try_from(k).ok().and_then(&word).unwrap_or(0);
+    let (k, r) = (bit.div_euclid(64), bit.rem_euclid(64) as u32);
+    if r == 0 {
+        at(k)
+    } else {
+        (at(k) >> r) | (at(k + 1) << (64 - r))
+    }
 }
 
 impl Index<usize> for DomainBits<'_> {
@@ -90,5 +112,19 @@ mod tests {
         assert_eq!(second.single(), None);
         assert_eq!(second.iter().next_back(), Some(22));
         assert_eq!(DomainBits::new(&words, 4, 1, 2).single(), Some(12));
+    }
+
+    #[test]
+    fn windows_read_any_64_bits_with_zeros_outside() {
+        let words = [0x8000_0000_0000_0001, 0x3];
+        let bits = DomainBits::new(&words, 0, 2, 1);
+        assert_eq!(bits.window(0), words[0]);
+        assert_eq!(bits.window(64), 0x3);
+        assert_eq!(bits.window(63), 0x7);
+        assert_eq!(bits.window(-1), 0x2);
+        assert_eq!(bits.window(-64), 0);
+        assert_eq!(bits.window(-63), 0x1 << 63);
+        assert_eq!(bits.window(66), 0);
+        assert_eq!(bits.window(1 << 40), 0);
     }
 }
