@@ -5,7 +5,9 @@
 //! independent reading of each definition accepts. Each solution passes the constraints'
 //! own checks, runs are deterministic, and malformed arguments are errors, never panics.
 
-use csp_core::{Automaton, Domain, IntOrVar, Mdd, Model, ModelError, Order, Outcome, SearchConfig, VarId};
+use csp_core::{
+    Automaton, Domain, IntOrVar, Mdd, Model, ModelError, Order, Outcome, SearchConfig, Solver, VarId,
+};
 use proptest::prelude::*;
 
 #[path = "support/all_strategies.rs"]
@@ -963,5 +965,75 @@ fn all_different_past_the_pair_cap_falls_back_to_strength_value() {
         let xs = m.int_vars(n, 0, n as i32 - 1).unwrap();
         m.all_different_nary(&xs, strength).unwrap();
         assert_eq!(names(&m), expected, "{n} variables at {strength}");
+    }
+}
+
+/// `channel` across several blocks of 64 variables and domains of several words, where
+/// the count is known: `x[i]` may be `i` or its pair's other index (`i ^ 1`), free on `m`
+/// pairs and fixed to `i` on the others, so there are 2^m solutions; each `x[i]` also holds
+/// a third value whose image `y` cannot be `i` (the mirror must remove it, from another
+/// block). Both forms, two lists with offsets and one list (an involution).
+#[test]
+fn channel_across_blocks_of_64() {
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = |bound: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % bound
+    };
+    for round in 0..6 {
+        let n = (66 + next(100) as usize) & !1;
+        let (sx, sy) = (next(200) as i32 - 100, next(200) as i32 - 100);
+        let free: Vec<bool> = (0..n / 2).map(|_| next(n as u64 / 2) < 4).collect();
+        let m = free.iter().filter(|&&f| f).count() as u32;
+        let one_list = round % 2 == 1;
+        let mut model = Model::new();
+        let (sy, ys_start) = if one_list { (sx, sx) } else { (sy, sx) };
+        let far = |i: usize| (i + 1 + n / 3) % n;
+        let xs: Vec<VarId> = (0..n)
+            .map(|i| {
+                let mut values = vec![i as i32 + sy, far(i) as i32 + sy];
+                if free[i / 2] {
+                    values.push((i ^ 1) as i32 + sy);
+                }
+                model.add_var(Domain::from_values(values).unwrap())
+            })
+            .collect();
+        if one_list {
+            // far(i) is no partner of i: x[far(i)] cannot be i unless far(far(i)) = i.
+            model.channel_self(&xs, sx).unwrap();
+        } else {
+            let ys: Vec<VarId> = (0..n)
+                .map(|j| {
+                    // y[far(i)] cannot be i: every value but the one whose far image it is.
+                    let values = (0..n).filter(|&i| far(i) != j).map(|i| i as i32 + ys_start);
+                    model.add_var(Domain::from_values(values).unwrap())
+                })
+                .collect();
+            model.channel(&xs, sx, &ys, sy).unwrap();
+        }
+        for strategy in ["dom-wdeg/asc/mac", "static/asc/fc"] {
+            let mut solver =
+                Solver::new(&model, SearchConfig::with_strategy(strategy.parse().unwrap())).unwrap();
+            let mut count = 0u64;
+            solver.for_each_solution(|s| {
+                assert!(model.is_solution(s), "{:?}", model.violation(s));
+                for i in 0..n {
+                    let j = s[xs[i].index()] - sy;
+                    assert!(
+                        j == i as i32 || (free[i / 2] && j == (i ^ 1) as i32),
+                        "x[{i}] = {j}"
+                    );
+                }
+                count += 1;
+                true
+            });
+            assert_eq!(
+                count,
+                1 << m,
+                "n {n}, starts {sx} {sy}, one list {one_list}, {strategy}"
+            );
+        }
     }
 }

@@ -15,7 +15,7 @@ mod values;
 mod words;
 
 pub use bits::DomainBits;
-pub(crate) use bits::window;
+pub(crate) use bits::{transpose64, window};
 pub(crate) use line::Line;
 pub(crate) use uniform::UniformStore;
 pub use values::Values;
