@@ -361,6 +361,23 @@ fn isolated_vertices_are_counted_and_enumerated() {
     // A count is capped where asked, inside a model solution's colourings.
     let o = csp(&["count", &path, "--colors", "3", "--limit", "50"]);
     assert_eq!(stdout(&o).trim(), "50 (capped)");
+    // `compare --count` records the graph's count too.
+    let o = csp(&[
+        "compare",
+        &path,
+        "--colors",
+        "3",
+        "--count",
+        "--format",
+        "jsonl",
+        "--strategies",
+        "mrv/asc/fc,dom-wdeg/asc/mac",
+    ]);
+    assert_eq!(stdout(&o).lines().count(), 2, "{}", stderr(&o));
+    for line in stdout(&o).lines() {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(record["solutions"], brute.len(), "{line}");
+    }
 
     // A million isolated vertices: 3^999,998 colourings per colouring of the edge.
     let big = temp_file("isolated-big.col", "p edge 1000000 1\ne 1 1000000\n");

@@ -13,7 +13,7 @@ use clap::Args;
 use csp_core::{Backjump, LimitKind, Limits, SearchConfig, Stats, Strategy, TieBreak};
 use csp_sudoku::{Status, Summary, summarise_runs};
 
-use super::record::{self, RecordSink, RunRecord, RunStatus};
+use super::record::{self, Ended, RecordSink, RunRecord, RunStatus};
 use super::{InstanceArgs, LoadFailure, Loaded, load_within, read_limits};
 use crate::args::{parse_restarts, parse_seconds};
 use crate::comparison::{CompareFormat, Labels, Needs, fitting, svg_error, write_rows};
@@ -373,15 +373,20 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
                 },
                 ..SearchConfig::default()
             };
-            record::search(instance.model(), config, args.count)
+            let ended = record::search(instance.model(), config, args.count);
+            if args.count {
+                instance_count(ended, instance)
+            } else {
+                (ended, None)
+            }
         },
-        |k, ended| {
+        |k, (ended, error)| {
             // A run a signal stopped is no result: it is neither written nor counted, so
             // that a resumed campaign runs it again.
             if ended.limit == Some(LimitKind::Cancelled) || crate::interrupt::requested() {
                 return false;
             }
-            let r = record_of(&runnable[k], ended.status, ended.limit, ended.stats, None);
+            let r = record_of(&runnable[k], ended.status, ended.limit, ended.stats, error);
             if jsonl {
                 match sink.write(&r) {
                     Ok(true) => {}
@@ -519,5 +524,25 @@ mod tests {
         let s = parse_shard("2/5").unwrap();
         assert_eq!((s.index, s.parts), (2, 5));
         assert!(parse_shard("0/5").is_err() && parse_shard("6/5").is_err() && parse_shard("1").is_err());
+    }
+}
+
+/// A count of the model's solutions made the instance's: each stands for
+/// [`Loaded::extensions`] of them (the colourings of a graph's isolated vertices). Past
+/// `u64::MAX` the run is an error, as for `csp count`.
+fn instance_count(mut ended: Ended, instance: &Loaded) -> (Ended, Option<String>) {
+    let solutions = ended.stats.solutions;
+    if solutions == 0 {
+        return (ended, None);
+    }
+    match instance.extensions().and_then(|per| solutions.checked_mul(per)) {
+        Some(n) => {
+            ended.stats.solutions = n;
+            (ended, None)
+        }
+        None => {
+            ended.status = RunStatus::Error;
+            (ended, Some(format!("more than {} solutions", u64::MAX)))
+        }
     }
 }

@@ -176,7 +176,7 @@ fn count_tree(path: &Path, loaded: &Loaded, config: &SearchConfig, cap: Option<u
                 _ => total(path, solutions, cap, None, first, stats),
             }
         }
-        Err(TreeCountError::Overflow) if cap.is_some() => total(path, None, cap, None, first, stats),
+        Err(TreeCountError::Overflow) => total(path, None, cap, None, first, stats),
         Err(TreeCountError::Limit(kind)) => Answer::Done {
             solutions: 0,
             first: None,

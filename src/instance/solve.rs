@@ -221,6 +221,7 @@ fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, live: Live<'_>) -
     };
     let mut failure: Option<String> = None;
     let mut gone = false;
+    let searching = Instant::now();
     let limit = if loaded.is_optimisation() && !args.all {
         let optimum = solver.optimize_with(|s, value| {
             if let Err(e) = loaded.check(s).and_then(|()| loaded.check_objective(s, value)) {
@@ -297,8 +298,10 @@ fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, live: Live<'_>) -
     };
     answer.stats = solver.stats().clone();
     if args.all {
-        // The instance's solutions, not the model's (see `Loaded::extensions`).
+        // The instance's solutions, not the model's (see `Loaded::extensions`), and the
+        // time to write the last of them, which the search does not see.
         answer.stats.solutions = answer.found;
+        answer.stats.elapsed = answer.stats.elapsed.max(searching.elapsed());
     }
     answer.ending = match (failure, gone, limit) {
         (Some(message), _, _) => Ending::Error {
