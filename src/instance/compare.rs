@@ -510,23 +510,6 @@ const LABELS: Labels = Labels {
     model_column: false,
 };
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn seeds_and_shards_parse() {
-        assert_eq!(parse_seeds("3").unwrap(), vec![3]);
-        assert_eq!(parse_seeds("0..2,7").unwrap(), vec![0, 1, 2, 7]);
-        assert!(
-            parse_seeds("2..1").is_err() && parse_seeds("x").is_err() && parse_seeds("0..99999999").is_err()
-        );
-        let s = parse_shard("2/5").unwrap();
-        assert_eq!((s.index, s.parts), (2, 5));
-        assert!(parse_shard("0/5").is_err() && parse_shard("6/5").is_err() && parse_shard("1").is_err());
-    }
-}
-
 /// A count of the model's solutions made the instance's: each stands for
 /// [`Loaded::extensions`] of them (the colourings of a graph's isolated vertices). Past
 /// `u64::MAX` the run is an error, as for `csp count`.
@@ -544,5 +527,22 @@ fn instance_count(mut ended: Ended, instance: &Loaded) -> (Ended, Option<String>
             ended.status = RunStatus::Error;
             (ended, Some(format!("more than {} solutions", u64::MAX)))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_and_shards_parse() {
+        assert_eq!(parse_seeds("3").unwrap(), vec![3]);
+        assert_eq!(parse_seeds("0..2,7").unwrap(), vec![0, 1, 2, 7]);
+        assert!(
+            parse_seeds("2..1").is_err() && parse_seeds("x").is_err() && parse_seeds("0..99999999").is_err()
+        );
+        let s = parse_shard("2/5").unwrap();
+        assert_eq!((s.index, s.parts), (2, 5));
+        assert!(parse_shard("0/5").is_err() && parse_shard("6/5").is_err() && parse_shard("1").is_err());
     }
 }
