@@ -375,7 +375,12 @@ pub fn load_within(
     objective: bool,
 ) -> Result<Loaded, LoadFailure> {
     let named = |e: csp_xcsp::Error| {
-        let message = format!("{}: {e}", path.display());
+        let mut message = format!("{}: {e}", path.display());
+        if path.as_os_str() == "-" && args.colors.is_some() {
+            message.push_str(
+                " (standard input is read as XCSP3: a DIMACS graph is read from a file named .col)",
+            );
+        }
         match e.limit() {
             Some(kind) => LoadFailure::Limit(kind),
             None if e.is_unsupported() => LoadFailure::Unsupported(message),
