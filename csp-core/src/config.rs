@@ -280,8 +280,10 @@ impl FromStr for Strategy {
 
 /// Restarts with a growing node cutoff.
 ///
-/// Each run that reaches its cutoff starts again from the root; the dom/wdeg weights and,
-/// with random tie-breaks or value orders, the random stream carry on. The subtrees a run
+/// A run that has reached its cutoff starts again from the root at its next backtrack (a
+/// descent is never cut: a run that has not failed since its cutoff has learnt nothing a
+/// new run could use); the dom/wdeg weights and, with random tie-breaks or value orders,
+/// the random stream carry on. The subtrees a run
 /// finished are recorded as nogoods, so nothing is searched twice and counts stay exact:
 ///
 /// ```
@@ -450,8 +452,8 @@ pub struct SearchConfig {
     pub strategy: Strategy,
     /// Tie-breaking in the variable order. Default: lowest index.
     pub tie_break: TieBreak,
-    /// Restarts: each run stops at the policy's node cutoff and the next starts from the
-    /// root, keeping the dom/wdeg weights. Every subtree a run finished is recorded as a
+    /// Restarts: each run stops at its first backtrack past the policy's node cutoff and
+    /// the next starts from the root, keeping the dom/wdeg weights. Every subtree a run finished is recorded as a
     /// nogood, so the search stays complete and enumerating or counting stays exact.
     /// Default: none.
     pub restarts: Option<Restarts>,
@@ -570,17 +572,20 @@ pub enum ConfigError {
     /// the search would restart forever.
     #[error("restart policy {0}: the factor must be a number greater than 1")]
     RestartsDoNotGrow(String),
-    /// The model's variables and domains would take more memory than csp allows
-    /// ([`crate::MAX_MODEL_MEMORY`], by the estimate of [`crate::model_memory`]).
+    /// The model's variables, domains and binary constraints would take more memory than
+    /// csp allows ([`crate::MAX_MODEL_MEMORY`], by the estimate of [`crate::ModelSize`]).
     #[error(
-        "{variables} variables with {words} words of 64 bits of domains would take about {bytes} bytes \
-         (about 100 bytes a variable and 24 a word); csp allows at most {max} bytes (2 GiB) a model"
+        "{variables} variables with {words} words of 64 bits of domains and {binary_constraints} binary \
+         constraints would take about {bytes} bytes (about 100 bytes a variable, 24 a word and 540 a \
+         binary constraint); csp allows at most {max} bytes (2 GiB) a model"
     )]
     ModelTooLarge {
         /// The model's variables.
         variables: u64,
         /// The words the model's domains take, all variables together.
         words: u64,
+        /// The model's binary constraints.
+        binary_constraints: u64,
         /// The estimated bytes.
         bytes: u64,
         /// The limit, in bytes.

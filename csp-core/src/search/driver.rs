@@ -128,7 +128,11 @@ impl Solver<'_> {
             if let Some(kind) = self.limit_reached() {
                 return Step::Limit(kind);
             }
-            if self.restart_due() {
+            // A run restarts when it backs up past its cutoff, never on the way down: a
+            // run that has not failed since its cutoff has learnt nothing a new run could
+            // use, and on a long path without a failure (a sparse graph colouring) every
+            // restart would only descend it again.
+            if top.open && self.restart_due() {
                 if !self.restart() {
                     self.phase = Phase::Done;
                     return Step::Exhausted;

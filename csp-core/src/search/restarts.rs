@@ -1,8 +1,8 @@
-//! Restarts: a run is cut off at the policy's node cutoff ([`crate::Restarts`]) and the
-//! search starts again from the root, keeping the dom/wdeg weights. Each subtree the
-//! run finished becomes a nogood (the decisions above it plus the value it refuted; see
-//! [`crate::propagation::nogoods`]), so later runs never enter it again: search with
-//! restarts stays complete and counts stay exact.
+//! Restarts: a run is cut off at its first backtrack past the policy's node cutoff
+//! ([`crate::Restarts`]) and the search starts again from the root, keeping the dom/wdeg
+//! weights. Each subtree the run finished becomes a nogood (the decisions above it plus
+//! the value it refuted; see [`crate::propagation::nogoods`]), so later runs never enter
+//! it again: search with restarts stays complete and counts stay exact.
 
 use super::Solver;
 use super::frame::{Choice, Frame};

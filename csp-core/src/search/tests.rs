@@ -139,6 +139,39 @@ fn a_model_past_the_memory_cap_is_refused_before_the_search_is_built() {
         "{refused:?}"
     );
 }
+/// A restart cuts a run at a backtrack, never a descent: colouring a path with three
+/// colours under forward checking or MAC never fails, so however small the cutoffs, the
+/// one run finds the solution in one node a vertex (before, a run was cut every few nodes
+/// and each next one descended the same path again).
+#[test]
+fn restarts_never_cut_a_descent() {
+    let mut model = Model::new();
+    let vars: Vec<_> = (0..500)
+        .map(|_| model.add_var(Domain::range(0, 2).unwrap()))
+        .collect();
+    for pair in vars.windows(2) {
+        model.not_equal(pair[0], pair[1]).unwrap();
+    }
+    for name in ["dom-wdeg/asc/mac", "run-robin/asc/fc", "mrv/lcv/mac"] {
+        for restarts in [
+            crate::Restarts::Luby { scale: 1 },
+            crate::Restarts::Geometric {
+                first: 2,
+                factor: 1.5,
+            },
+        ] {
+            let config = SearchConfig {
+                restarts: Some(restarts),
+                ..SearchConfig::with_strategy(name.parse().expect("a strategy"))
+            };
+            let mut solver = Solver::new(&model, config).expect("a valid configuration");
+            assert!(matches!(solver.solve(), Outcome::Solved(_)), "{name}");
+            let stats = solver.stats();
+            assert_eq!((stats.nodes, stats.restarts), (500, 0), "{name}, {restarts}");
+        }
+    }
+}
+
 /// Under `dom-wdeg` each unassigned variable's weighted degree, kept up to date as search
 /// assigns, unassigns, fails and restarts, is the paper's sum: the weights of its
 /// constraints that have another unassigned variable. Checked wherever a node limit stops
