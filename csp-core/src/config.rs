@@ -572,20 +572,21 @@ pub enum ConfigError {
     /// the search would restart forever.
     #[error("restart policy {0}: the factor must be a number greater than 1")]
     RestartsDoNotGrow(String),
-    /// The model's variables, domains and binary constraints would take more memory than
-    /// csp allows ([`crate::MAX_MODEL_MEMORY`], by the estimate of [`crate::ModelSize`]).
+    /// The model's variables, domains and pairs under binary constraints would take more
+    /// memory than csp allows ([`crate::MAX_MODEL_MEMORY`], by the estimate of
+    /// [`crate::ModelSize`]).
     #[error(
-        "{variables} variables with {words} words of 64 bits of domains and {binary_constraints} binary \
-         constraints would take about {bytes} bytes (about 100 bytes a variable, 24 a word and 540 a \
-         binary constraint); csp allows at most {max} bytes (2 GiB) a model"
+        "{variables} variables with {words} words of 64 bits of domains and {constrained_pairs} pairs \
+         under binary constraints would take about {bytes} bytes (about 100 bytes a variable, 24 a \
+         word and 600 a pair); csp allows at most {max} bytes (2 GiB) a model"
     )]
     ModelTooLarge {
         /// The model's variables.
         variables: u64,
         /// The words the model's domains take, all variables together.
         words: u64,
-        /// The model's binary constraints.
-        binary_constraints: u64,
+        /// The pairs of variables the model's binary constraints link.
+        constrained_pairs: u64,
         /// The estimated bytes.
         bytes: u64,
         /// The limit, in bytes.

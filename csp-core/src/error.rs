@@ -40,6 +40,17 @@ pub enum ModelError {
         /// The variable's index.
         index: usize,
     },
+    /// A binary constraint on a new pair of variables, one pair more than a model may hold
+    /// ([`crate::MAX_CONSTRAINED_PAIRS`]: their search alone would take more memory than
+    /// csp allows a model).
+    #[error(
+        "more than {max} pairs of variables under binary constraints: their search would take \
+         more than 2 GiB (about 600 bytes a pair)"
+    )]
+    TooManyConstrainedPairs {
+        /// The most pairs a model holds.
+        max: u64,
+    },
     /// A variable was fixed to a value outside its domain.
     #[error("variable {index} cannot be fixed to {value}: the value is not in its domain")]
     ValueOutsideDomain {

@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use csp_core::{
-    AllDifferent, ConfigError, Domain, LimitKind, Limits, Model, ModelError, Outcome, Restarts, SearchConfig,
-    Solver, Strategy, Strength,
+    AllDifferent, ConfigError, Domain, LimitKind, Limits, Model, ModelError, Outcome, Relation, Restarts,
+    SearchConfig, Solver, Strategy, Strength,
 };
 
 fn config(strategy: &str) -> SearchConfig {
@@ -178,4 +178,27 @@ fn the_time_limit_holds_while_a_large_model_is_compiled() {
     config.limits.time = None;
     let mut solver = Solver::new(&m, config).unwrap();
     assert!(matches!(solver.solve(), Outcome::Solved(_)));
+}
+
+#[test]
+fn the_pair_past_the_cap_is_refused_and_the_model_stays_usable() {
+    // A path over MAX_CONSTRAINED_PAIRS + 1 variables: its last edge is a pair too many.
+    // A second relation on a pair the model holds is still taken at the cap.
+    let max = csp_core::MAX_CONSTRAINED_PAIRS as usize;
+    let mut model = Model::new();
+    let vars = model.int_vars(max + 2, 0, 2).unwrap();
+    for pair in vars[..=max].windows(2) {
+        model.not_equal(pair[0], pair[1]).unwrap();
+    }
+    assert_eq!(model.num_pairs(), max);
+    let refused = model.not_equal(vars[max], vars[max + 1]).unwrap_err();
+    assert!(
+        matches!(refused, ModelError::TooManyConstrainedPairs { max: m } if m == max as u64),
+        "{refused:?}"
+    );
+    assert!(refused.to_string().contains("600 bytes a pair"), "{refused}");
+    model
+        .post(vars[1], vars[0], Relation::AbsDiffNotEqual(2))
+        .unwrap();
+    assert_eq!((model.num_pairs(), model.constraints().len()), (max, max + 1));
 }

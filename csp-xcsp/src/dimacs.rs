@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use csp_core::{Domain, Model, check_model_memory, domain_words};
+use csp_core::{Domain, MAX_CONSTRAINED_PAIRS, Model, ModelSize, domain_words};
 
 use crate::error::{Error, Position, Result};
 use crate::limits::ReadLimits;
@@ -33,7 +33,15 @@ fn syntax(line: usize, message: String) -> Error {
 
 /// Reads a graph from DIMACS text. Repeated edges (either direction) are kept once; a loop
 /// (`e 3 3`) is an error, as no colouring exists.
+///
+/// A graph of more than [`MAX_CONSTRAINED_PAIRS`] edges is refused at the line of the
+/// first one too many: no colouring of it could be searched within csp's memory cap.
 pub fn parse(text: &str) -> Result<Graph> {
+    parse_with_at_most(text, MAX_CONSTRAINED_PAIRS)
+}
+
+/// [`parse`], refusing the graph past `max_edges` distinct edges.
+fn parse_with_at_most(text: &str, max_edges: u64) -> Result<Graph> {
     let mut graph: Option<Graph> = None;
     let mut seen = std::collections::HashSet::new();
     // A byte-order mark is not part of the first line (editors on Windows write one).
@@ -113,6 +121,20 @@ pub fn parse(text: &str) -> Result<Graph> {
                 }
                 let key = (u.min(v), u.max(v));
                 if seen.insert(key) {
+                    // No colouring of more edges could be built: the reading stops here,
+                    // before its own tables outgrow the cap.
+                    if g.edges.len() as u64 >= max_edges {
+                        return Err(Error::ValueOutOfRange {
+                            position: Position {
+                                line: n as u32,
+                                column: 1,
+                            },
+                            message: format!(
+                                "more than {max_edges} edges: a colouring model of them would \
+                                 take more than 2 GiB (about 600 bytes an edge)"
+                            ),
+                        });
+                    }
                     g.edges.push(key);
                 }
             }
@@ -131,8 +153,8 @@ pub fn parse(text: &str) -> Result<Graph> {
 
 impl Graph {
     /// The K-colouring CSP: variables `v1` .. `vN` over `0..K-1`, `!=` on every edge.
-    /// Refused ([`Error::Memory`]) before anything is built when its variables and
-    /// domains would take more memory than csp allows ([`csp_core::MAX_MODEL_MEMORY`]).
+    /// Refused ([`Error::Memory`]) before anything is built when its variables, domains
+    /// and edges would take more memory than csp allows ([`csp_core::MAX_MODEL_MEMORY`]).
     pub fn colouring(&self, colours: u32) -> Result<Model> {
         self.colouring_over(&VertexSet::every(self.vertices), colours)
     }
@@ -165,8 +187,17 @@ impl Graph {
         })?;
         let vertices = kept.len() as u64;
         let words = vertices.saturating_mul(domain_words(u64::from(colours)));
-        check_model_memory(vertices, words).map_err(|source| Error::Memory {
-            what: format!("{vertices} vertices with {colours} colours"),
+        let size = ModelSize {
+            variables: vertices,
+            words,
+            constrained_pairs: self.edges.len() as u64,
+        };
+        size.check().map_err(|source| Error::Memory {
+            what: format!(
+                "{vertices} vertices with {colours} colours and {} edge{}",
+                self.edges.len(),
+                if self.edges.len() == 1 { "" } else { "s" }
+            ),
             source,
         })?;
         model.reserve_vars(kept.len(), kept.iter().map(name_length).sum());
@@ -440,16 +471,47 @@ mod tests {
         };
         let message = graph.colouring(25_000).unwrap_err().to_string();
         assert!(
-            message.starts_with("10000000 vertices with 25000 colours: "),
+            message.starts_with("10000000 vertices with 25000 colours and 1 edge: "),
             "{message}"
         );
         assert!(message.contains("2147483648 bytes"), "{message}");
+        // Edges count too: 3,000,000 of them and 5,000,000 vertices are over the cap
+        // (checked on the numbers; 2.4 GB by the estimate), 2,000,000 vertices not.
+        let dense = |vertices| Graph {
+            vertices,
+            edges: vec![(0, 1); 3_000_000],
+        };
+        let message = dense(5_000_000).colouring(2).unwrap_err().to_string();
+        assert!(
+            message.contains("and 3000000 edges: ")
+                && message
+                    .contains("3000000 pairs under binary constraints would take about 2420000000 bytes"),
+            "{message}"
+        );
+        let size = csp_core::ModelSize {
+            variables: 2_000_000,
+            words: 2_000_000,
+            constrained_pairs: 3_000_000,
+        };
+        assert!(size.check().is_ok());
         // Below the cap, the same graph is built.
         let small = Graph {
             vertices: 1_000,
             edges: vec![(0, 1)],
         };
         assert_eq!(small.colouring(25_000).unwrap().num_vars(), 1_000);
+    }
+
+    #[test]
+    fn the_edge_past_the_cap_is_refused_at_its_line() {
+        // Repeated edges are one edge: the fourth distinct one, on line 6, is one too many.
+        let text = "p edge 5 9\ne 1 2\ne 2 1\ne 2 3\ne 3 4\ne 4 5\n";
+        let message = parse_with_at_most(text, 3).unwrap_err().to_string();
+        assert!(
+            message.starts_with("line 6, column 1: ") && message.contains("more than 3 edges"),
+            "{message}"
+        );
+        assert_eq!(parse_with_at_most(text, 4).unwrap().edges.len(), 4);
     }
 
     #[test]

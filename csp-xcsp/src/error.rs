@@ -121,11 +121,11 @@ pub enum Error {
         message: String,
     },
     /// The model would take more memory than csp allows: csp-core's estimate for its
-    /// variables and domains ([`csp_core::check_model_memory`]), checked before they are
-    /// made.
+    /// variables, domains and binary constraints ([`csp_core::ModelSize`]), checked before
+    /// they are made.
     #[error("{what}: {source}")]
     Memory {
-        /// What was to be built (for example "10000000 vertices with 25000 colours").
+        /// What was to be built (for example "10000000 vertices with 25000 colours and 1 edge").
         what: String,
         /// The estimate and the limit.
         source: csp_core::ConfigError,

@@ -10,6 +10,7 @@ use smallvec::SmallVec;
 
 use crate::domain::Domain;
 use crate::error::ModelError;
+use crate::memory::MAX_CONSTRAINED_PAIRS;
 use crate::propagation::Propagator;
 use crate::relation::Relation;
 use crate::var::VarId;
@@ -256,9 +257,16 @@ impl Model {
         if x == y {
             return Err(ModelError::SameVariable { index: x.index() });
         }
+        let (key, reversed) = if x < y { ((x, y), false) } else { ((y, x), true) };
+        // Checked here, not only by the search: a reader posts millions of pairs from a file
+        // a few times smaller than the model it builds.
+        if self.pairs.len() as u64 >= MAX_CONSTRAINED_PAIRS && !self.pairs.contains_key(&key) {
+            return Err(ModelError::TooManyConstrainedPairs {
+                max: MAX_CONSTRAINED_PAIRS,
+            });
+        }
         self.compiled = OnceLock::new();
         self.at_fixpoint = false;
-        let (key, reversed) = if x < y { ((x, y), false) } else { ((y, x), true) };
         Arc::make_mut(&mut self.pairs)
             .entry(key)
             .or_default()
@@ -282,6 +290,12 @@ impl Model {
         self.at_fixpoint = false;
         Arc::make_mut(&mut self.propagators).push(Arc::new(propagator));
         Ok(())
+    }
+
+    /// The pairs of variables some binary constraint links (two constraints on one pair
+    /// make one pair).
+    pub fn num_pairs(&self) -> usize {
+        self.pairs.len()
     }
 
     /// Number of variables.

@@ -115,7 +115,11 @@ fn domains_past_what_a_store_indexes_are_refused() {
     // the numbers alone (building such a model takes gigabytes).
     let most_words = crate::MAX_MODEL_MEMORY / crate::BYTES_PER_DOMAIN_WORD;
     assert!(most_words < crate::store::MAX_WORDS as u64);
-    assert!(crate::check_model_memory(0, crate::store::MAX_WORDS as u64).is_err());
+    let size = crate::ModelSize {
+        words: crate::store::MAX_WORDS as u64,
+        ..crate::ModelSize::default()
+    };
+    assert!(size.check().is_err());
 }
 
 #[test]
@@ -139,6 +143,7 @@ fn a_model_past_the_memory_cap_is_refused_before_the_search_is_built() {
         "{refused:?}"
     );
 }
+
 /// A restart cuts a run at a backtrack, never a descent: colouring a path with three
 /// colours under forward checking or MAC never fails, so however small the cutoffs, the
 /// one run finds the solution in one node a vertex (before, a run was cut every few nodes

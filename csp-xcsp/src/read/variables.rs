@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use csp_core::{Domain, VarId, check_model_memory, domain_words};
+use csp_core::{Domain, ModelSize, VarId, domain_words};
 
 use super::{Named, Reader};
 use crate::error::{Error, Result};
@@ -106,8 +106,13 @@ impl<'d, 'a> Reader<'d, 'a, '_> {
     ) -> Result<()> {
         let all_vars = self.model.num_vars() as u64 + variables;
         let all_words = self.domain_words.saturating_add(words);
-        check_model_memory(all_vars, all_words)
-            .map_err(|e| self.out_of_range("", node, format!("{what}: with it, {e}")))?;
+        ModelSize {
+            variables: all_vars,
+            words: all_words,
+            constrained_pairs: self.model.num_pairs() as u64,
+        }
+        .check()
+        .map_err(|e| self.out_of_range("", node, format!("{what}: with it, {e}")))?;
         if commit {
             self.domain_words = all_words;
         }
