@@ -572,13 +572,13 @@ pub enum ConfigError {
     /// the search would restart forever.
     #[error("restart policy {0}: the factor must be a number greater than 1")]
     RestartsDoNotGrow(String),
-    /// The model's variables, domains and pairs under binary constraints would take more
-    /// memory than csp allows ([`crate::MAX_MODEL_MEMORY`], by the estimate of
-    /// [`crate::ModelSize`]).
+    /// The model's variables, domains and constraints would take more memory than csp
+    /// allows ([`crate::MAX_MODEL_MEMORY`], by the estimate of [`crate::ModelSize`]).
     #[error(
-        "{variables} variables with {words} words of 64 bits of domains and {constrained_pairs} pairs \
-         under binary constraints would take about {bytes} bytes (about 100 bytes a variable, 24 a \
-         word and 600 a pair); csp allows at most {max} bytes (2 GiB) a model"
+        "{variables} variables with {words} words of 64 bits of domains, {constrained_pairs} pairs \
+         under binary constraints and n-ary constraints of about {n_ary_bytes} bytes would take about \
+         {bytes} bytes (about 100 bytes a variable, 24 a word and 600 a pair); csp allows at most {max} \
+         bytes (2 GiB) a model"
     )]
     ModelTooLarge {
         /// The model's variables.
@@ -587,6 +587,8 @@ pub enum ConfigError {
         words: u64,
         /// The pairs of variables the model's binary constraints link.
         constrained_pairs: u64,
+        /// The estimated bytes of the model's n-ary constraints.
+        n_ary_bytes: u64,
         /// The estimated bytes.
         bytes: u64,
         /// The limit, in bytes.

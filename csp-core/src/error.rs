@@ -40,15 +40,17 @@ pub enum ModelError {
         /// The variable's index.
         index: usize,
     },
-    /// A binary constraint on a new pair of variables, one pair more than a model may hold
-    /// ([`crate::MAX_CONSTRAINED_PAIRS`]: their search alone would take more memory than
-    /// csp allows a model).
+    /// A constraint that would take the model's constraints past what csp allows a model
+    /// ([`crate::MAX_MODEL_MEMORY`], by the estimate of [`crate::ModelSize`]).
     #[error(
-        "more than {max} pairs of variables under binary constraints: their search would take \
-         more than 2 GiB (about 600 bytes a pair)"
+        "the model's constraints would take about {bytes} bytes with this one (about 600 bytes a \
+         pair of variables under binary constraints, 400 an n-ary constraint, 150 a variable of it, \
+         and its tables); csp allows at most {max} bytes (2 GiB) a model"
     )]
-    TooManyConstrainedPairs {
-        /// The most pairs a model holds.
+    ConstraintsTooLarge {
+        /// The estimated bytes of the constraints, this one included.
+        bytes: u64,
+        /// The limit, in bytes.
         max: u64,
     },
     /// A variable was fixed to a value outside its domain.

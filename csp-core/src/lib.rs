@@ -92,8 +92,8 @@ pub use local::{
     ConflictModel, LocalOutcome, LocalRun, LocalStats, MinConflicts, ModelConflicts, min_conflicts,
 };
 pub use memory::{
-    BYTES_PER_CONSTRAINED_PAIR, BYTES_PER_DOMAIN_WORD, BYTES_PER_VARIABLE, MAX_CONSTRAINED_PAIRS,
-    MAX_MODEL_MEMORY, ModelSize, domain_words,
+    BYTES_PER_CONSTRAINED_PAIR, BYTES_PER_DOMAIN_WORD, BYTES_PER_PROPAGATOR, BYTES_PER_SCOPE_ENTRY,
+    BYTES_PER_VARIABLE, MAX_CONSTRAINED_PAIRS, MAX_MODEL_MEMORY, ModelSize, domain_words, propagator_bytes,
 };
 pub use model::{BinaryConstraint, MAX_CARDINALITY_PAIRS, Model, Objective};
 pub use propagation::{Ac3Report, Conflict, Event, Priority, PropagationContext, Propagator, Wake, ac3};

@@ -29,6 +29,25 @@ pub const BYTES_PER_DOMAIN_WORD: u64 = 24;
 /// compiled into the same arcs and costs a few tens of bytes, left to the rounding.
 pub const BYTES_PER_CONSTRAINED_PAIR: u64 = 600;
 
+/// What a search keeps per n-ary constraint (a propagator), besides its variables and its
+/// own data ([`crate::Propagator::heap_bytes`]): the shared pointer, the scheduling
+/// flags, the queue's slot: a measured figure, rounded up (`docs/performance.md`, "Limits
+/// and memory").
+pub const BYTES_PER_PROPAGATOR: u64 = 400;
+
+/// What a search keeps per variable of an n-ary constraint: the propagator's own list,
+/// the variable's watch and wake entries, the dom/wdeg scopes: a measured figure, rounded
+/// up (`docs/performance.md`, "Limits and memory").
+pub const BYTES_PER_SCOPE_ENTRY: u64 = 150;
+
+/// The estimated bytes of an n-ary constraint over `arity` variables that keeps
+/// `heap_bytes` of data of its own ([`crate::Propagator::heap_bytes`]); saturates.
+pub fn propagator_bytes(arity: usize, heap_bytes: usize) -> u64 {
+    BYTES_PER_PROPAGATOR
+        .saturating_add((arity as u64).saturating_mul(BYTES_PER_SCOPE_ENTRY))
+        .saturating_add(heap_bytes as u64)
+}
+
 /// The most pairs under binary constraints one model may hold: as many as
 /// [`MAX_MODEL_MEMORY`] allows with nothing else in the model.
 pub const MAX_CONSTRAINED_PAIRS: u64 = MAX_MODEL_MEMORY / BYTES_PER_CONSTRAINED_PAIR;
@@ -52,16 +71,26 @@ pub struct ModelSize {
     /// The pairs of variables some binary constraint links (two constraints on one pair
     /// make one pair).
     pub constrained_pairs: u64,
+    /// The estimated bytes of the n-ary constraints, all together ([`propagator_bytes`]).
+    pub n_ary_bytes: u64,
 }
 
 impl ModelSize {
     /// The estimated bytes of a search on such a model (see [`BYTES_PER_VARIABLE`],
-    /// [`BYTES_PER_DOMAIN_WORD`], [`BYTES_PER_CONSTRAINED_PAIR`]); saturates.
+    /// [`BYTES_PER_DOMAIN_WORD`], [`BYTES_PER_CONSTRAINED_PAIR`], [`propagator_bytes`]);
+    /// saturates.
     pub fn bytes(&self) -> u64 {
         self.variables
             .saturating_mul(BYTES_PER_VARIABLE)
             .saturating_add(self.words.saturating_mul(BYTES_PER_DOMAIN_WORD))
-            .saturating_add(self.constrained_pairs.saturating_mul(BYTES_PER_CONSTRAINED_PAIR))
+            .saturating_add(self.constraint_bytes())
+    }
+
+    /// The estimated bytes of the constraints alone, binary and n-ary.
+    pub fn constraint_bytes(&self) -> u64 {
+        self.constrained_pairs
+            .saturating_mul(BYTES_PER_CONSTRAINED_PAIR)
+            .saturating_add(self.n_ary_bytes)
     }
 
     /// `Err` ([`ConfigError::ModelTooLarge`]) when the estimate is over [`MAX_MODEL_MEMORY`].
@@ -74,6 +103,7 @@ impl ModelSize {
             variables: self.variables,
             words: self.words,
             constrained_pairs: self.constrained_pairs,
+            n_ary_bytes: self.n_ary_bytes,
             bytes,
             max: MAX_MODEL_MEMORY,
         })
@@ -94,11 +124,12 @@ mod tests {
 
     #[test]
     fn the_cap_holds_at_its_edge() {
-        // Just under and just over the cap, in variables alone and in words alone.
+        // Just under and just over the cap, in each part alone.
         let size = |variables, words, constrained_pairs| ModelSize {
             variables,
             words,
             constrained_pairs,
+            n_ary_bytes: 0,
         };
         let vars = MAX_MODEL_MEMORY / BYTES_PER_VARIABLE;
         assert_eq!(size(vars, 0, 0).check(), Ok(()));
@@ -114,15 +145,35 @@ mod tests {
         assert!(size(0, words + 1, 0).check().is_err());
         assert_eq!(size(0, 0, MAX_CONSTRAINED_PAIRS).check(), Ok(()));
         assert!(size(0, 0, MAX_CONSTRAINED_PAIRS + 1).check().is_err());
-        // The three add up.
+        let n_ary = |n_ary_bytes| ModelSize {
+            n_ary_bytes,
+            ..ModelSize::default()
+        };
+        assert_eq!(n_ary(MAX_MODEL_MEMORY).check(), Ok(()));
+        assert!(n_ary(MAX_MODEL_MEMORY + 1).check().is_err());
+        // The four add up.
         assert!(size(vars / 2 + 1, words / 2 + 1, 0).check().is_err());
         assert!(
             size(0, words / 2 + 1, MAX_CONSTRAINED_PAIRS / 2 + 1)
                 .check()
                 .is_err()
         );
+        let half_pairs = ModelSize {
+            n_ary_bytes: MAX_MODEL_MEMORY / 2 + 1,
+            ..size(0, 0, MAX_CONSTRAINED_PAIRS / 2 + 1)
+        };
+        assert!(half_pairs.check().is_err());
         // No overflow on absurd counts.
-        assert!(size(u64::MAX, u64::MAX, u64::MAX).check().is_err());
+        let absurd = ModelSize {
+            n_ary_bytes: u64::MAX,
+            ..size(u64::MAX, u64::MAX, u64::MAX)
+        };
+        assert!(absurd.check().is_err());
+        assert_eq!(propagator_bytes(usize::MAX, usize::MAX), u64::MAX);
+        assert_eq!(
+            propagator_bytes(3, 1000),
+            BYTES_PER_PROPAGATOR + 3 * BYTES_PER_SCOPE_ENTRY + 1000
+        );
     }
 
     #[test]
@@ -131,6 +182,7 @@ mod tests {
             variables: 10_000_000,
             words: 3_910_000_000,
             constrained_pairs: 5_000_000,
+            n_ary_bytes: 7_000_000,
         }
         .check()
         .unwrap_err()
@@ -139,6 +191,7 @@ mod tests {
             "10000000 variables",
             "3910000000 words",
             "5000000 pairs under binary constraints",
+            "n-ary constraints of about 7000000 bytes",
             "2147483648",
         ] {
             assert!(message.contains(part), "{message}");

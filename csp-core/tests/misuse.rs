@@ -193,12 +193,96 @@ fn the_pair_past_the_cap_is_refused_and_the_model_stays_usable() {
     assert_eq!(model.num_pairs(), max);
     let refused = model.not_equal(vars[max], vars[max + 1]).unwrap_err();
     assert!(
-        matches!(refused, ModelError::TooManyConstrainedPairs { max: m } if m == max as u64),
+        matches!(refused, ModelError::ConstraintsTooLarge { max: m, .. } if m == csp_core::MAX_MODEL_MEMORY),
         "{refused:?}"
     );
-    assert!(refused.to_string().contains("600 bytes a pair"), "{refused}");
+    assert!(refused.to_string().contains("600 bytes a"), "{refused}");
     model
         .post(vars[1], vars[0], Relation::AbsDiffNotEqual(2))
         .unwrap();
     assert_eq!((model.num_pairs(), model.constraints().len()), (max, max + 1));
+}
+
+/// A propagator that says it keeps `bytes` of data: the cap is checked on what
+/// propagators declare, without allocating it.
+struct Declares {
+    vars: Vec<csp_core::VarId>,
+    bytes: usize,
+}
+
+impl csp_core::Propagator for Declares {
+    fn variables(&self) -> &[csp_core::VarId] {
+        &self.vars
+    }
+
+    fn check(&self, _: &[i32]) -> bool {
+        true
+    }
+
+    fn propagate(
+        &self,
+        _: &mut csp_core::PropagationContext<'_>,
+        _: csp_core::Event,
+    ) -> Result<(), csp_core::Conflict> {
+        Ok(())
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+#[test]
+fn n_ary_constraints_past_the_cap_are_refused_as_they_are_added() {
+    let mut model = Model::new();
+    let vars = model.int_vars(3, 0, 9).unwrap();
+    let gib = 1 << 30;
+    let declares = |bytes| Declares {
+        vars: vars.clone(),
+        bytes,
+    };
+    // 2 GiB less 300 bytes in all, with the 850 that each counts for its three variables.
+    model.add_propagator(declares(gib)).unwrap();
+    model.add_propagator(declares(gib - 2000)).unwrap();
+    let refused = model.add_propagator(declares(0)).unwrap_err();
+    assert!(
+        matches!(refused, ModelError::ConstraintsTooLarge { .. }),
+        "{refused:?}"
+    );
+    // The refused one is not in the model.
+    assert_eq!(model.propagators().len(), 2);
+    let both = csp_core::propagator_bytes(3, gib) + csp_core::propagator_bytes(3, gib - 2000);
+    assert_eq!(model.size().n_ary_bytes, both);
+    assert_eq!(csp_core::MAX_MODEL_MEMORY - both, 300);
+    // Pairs and propagators share the cap: no new pair fits beside them.
+    assert!(matches!(
+        model.not_equal(vars[0], vars[1]),
+        Err(ModelError::ConstraintsTooLarge { .. })
+    ));
+    // The search counts the variables too (372 bytes): past the cap.
+    assert!(matches!(
+        Solver::new(&model, SearchConfig::default()).err(),
+        Some(ConfigError::ModelTooLarge {
+            n_ary_bytes,
+            ..
+        }) if n_ary_bytes == both
+    ));
+}
+
+#[test]
+fn a_generated_table_counts_its_tuples() {
+    // x + y + z <= 12 over 0..9: a table generated for this constraint alone, of 350
+    // tuples (those with a sum of 12 or less) and three cells each.
+    let mut model = Model::new();
+    let vars = model.int_vars(3, 0, 9).unwrap();
+    let terms: Vec<_> = vars.iter().map(|&v| (1, v)).collect();
+    model.linear(&terms, csp_core::Cmp::Le, 12).unwrap();
+    assert_eq!(model.propagators().len(), 1);
+    let tuples = (0..1000).filter(|i| i / 100 + i / 10 % 10 + i % 10 <= 12).count();
+    let cells = tuples * 3 * 8;
+    let declared = model.size().n_ary_bytes - csp_core::propagator_bytes(3, 0);
+    assert!(
+        declared as usize >= cells,
+        "{declared} bytes for {cells} of cells"
+    );
 }

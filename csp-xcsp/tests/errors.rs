@@ -256,7 +256,7 @@ fn models_past_the_memory_cap_are_refused_before_their_variables_are_made() {
     let size = csp_core::ModelSize {
         variables: 1 << 24,
         words: 1 << 24,
-        constrained_pairs: 0,
+        ..csp_core::ModelSize::default()
     };
     assert!(size.check().is_ok());
 }

@@ -15,12 +15,27 @@ pub(crate) struct Checker {
     vars: Vec<VarId>,
     test: Test,
     name: &'static str,
+    /// What the test keeps (see [`Propagator::heap_bytes`]), as its maker says.
+    heap_bytes: usize,
 }
 
 impl Checker {
     /// A checker over distinct variables.
     pub(crate) fn new(vars: Vec<VarId>, name: &'static str, test: Test) -> Checker {
-        Checker { vars, test, name }
+        Checker {
+            vars,
+            test,
+            name,
+            heap_bytes: 0,
+        }
+    }
+
+    /// The checker, whose test keeps `bytes` of data (a table it looks tuples up in).
+    pub(crate) fn holding(self, bytes: usize) -> Checker {
+        Checker {
+            heap_bytes: bytes,
+            ..self
+        }
     }
 }
 
@@ -36,6 +51,10 @@ impl fmt::Debug for Checker {
 impl Propagator for Checker {
     fn variables(&self) -> &[VarId] {
         &self.vars
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.heap_bytes
     }
 
     fn check(&self, values: &[i32]) -> bool {

@@ -156,6 +156,10 @@ impl Propagator for SeparableSum {
         &self.vars
     }
 
+    fn heap_bytes(&self) -> usize {
+        self.terms.iter().map(|t| size_of_val(&t.values[..])).sum()
+    }
+
     fn check(&self, values: &[i32]) -> bool {
         self.kind.holds(self.sum(values))
     }

@@ -39,6 +39,11 @@ impl Sparse {
     }
 }
 
+/// The bytes `v` has allocated (its capacity, not its length).
+fn allocated<T>(v: &Vec<T>) -> usize {
+    v.capacity() * size_of::<T>()
+}
+
 /// Positions with more distinct values than this keep lists of tuples, not bitsets.
 const DENSE_VALUES: usize = 128;
 
@@ -71,6 +76,25 @@ pub(crate) struct TableData {
 }
 
 impl TableData {
+    /// The bytes of its lists, as allocated.
+    fn heap_bytes(&self) -> usize {
+        let sparse: usize = (self.sparse.iter().flatten())
+            .map(|s| allocated(&s.starts) + allocated(&s.ids))
+            .sum();
+        let values: usize = self.values.iter().map(allocated).sum();
+        let stars: usize = self.stars.iter().map(allocated).sum();
+        sparse
+            + values
+            + stars
+            + allocated(&self.values)
+            + allocated(&self.sparse)
+            + allocated(&self.stars)
+            + allocated(&self.first_row)
+            + allocated(&self.rows)
+            + allocated(&self.dense_start)
+            + allocated(&self.cells)
+    }
+
     /// The bitsets of `tuples` (one cell per position, `None` for `*`); duplicates are
     /// removed here.
     pub(crate) fn new(arity: usize, tuples: Vec<Vec<Option<i32>>>) -> TableData {
@@ -729,6 +753,18 @@ impl Table {
 impl Propagator for Table {
     fn variables(&self) -> &[VarId] {
         &self.vars
+    }
+
+    /// Tuples built for this constraint alone count (a table generated from a sum or an
+    /// expression); tuples shared through [`Tuples`] are their owner's, proportional to
+    /// what it read.
+    fn heap_bytes(&self) -> usize {
+        let own = allocated(&self.residues) + allocated(&self.within) + allocated(&self.vars);
+        if Arc::strong_count(&self.data) == 1 {
+            own + self.data.heap_bytes()
+        } else {
+            own
+        }
     }
 
     fn check(&self, values: &[i32]) -> bool {

@@ -10,7 +10,7 @@ use smallvec::SmallVec;
 
 use crate::domain::Domain;
 use crate::error::ModelError;
-use crate::memory::MAX_CONSTRAINED_PAIRS;
+use crate::memory::{BYTES_PER_CONSTRAINED_PAIR, MAX_MODEL_MEMORY, ModelSize, propagator_bytes};
 use crate::propagation::Propagator;
 use crate::relation::Relation;
 use crate::var::VarId;
@@ -70,6 +70,9 @@ pub struct Model {
     constraints: Arc<Vec<BinaryConstraint>>,
     pairs: Arc<PairRelations>,
     propagators: Arc<Vec<Arc<dyn Propagator>>>,
+    /// The estimated bytes of the propagators' search, all together
+    /// ([`crate::propagator_bytes`]).
+    n_ary_bytes: u64,
     /// The sorted scope of every all-different posted on plain variables (no offsets).
     all_different_scopes: Arc<BTreeSet<Vec<VarId>>>,
     /// The scope of each all-different propagator on plain variables, in posting order
@@ -260,10 +263,8 @@ impl Model {
         let (key, reversed) = if x < y { ((x, y), false) } else { ((y, x), true) };
         // Checked here, not only by the search: a reader posts millions of pairs from a file
         // a few times smaller than the model it builds.
-        if self.pairs.len() as u64 >= MAX_CONSTRAINED_PAIRS && !self.pairs.contains_key(&key) {
-            return Err(ModelError::TooManyConstrainedPairs {
-                max: MAX_CONSTRAINED_PAIRS,
-            });
+        if !self.pairs.contains_key(&key) {
+            self.check_constraint_bytes(BYTES_PER_CONSTRAINED_PAIR)?;
         }
         self.compiled = OnceLock::new();
         self.at_fixpoint = false;
@@ -286,10 +287,44 @@ impl Model {
         for &var in propagator.variables() {
             self.check_var(var)?;
         }
+        // A table generated from a sum of three variables can take tens of kilobytes, from
+        // a line of thirty bytes: the cap holds while the model is built, not only later.
+        let bytes = propagator_bytes(propagator.variables().len(), propagator.heap_bytes());
+        self.check_constraint_bytes(bytes)?;
+        self.n_ary_bytes = self.n_ary_bytes.saturating_add(bytes);
         self.compiled = OnceLock::new();
         self.at_fixpoint = false;
         Arc::make_mut(&mut self.propagators).push(Arc::new(propagator));
         Ok(())
+    }
+
+    /// `Err` when `more` bytes of constraints would take the model's constraints past
+    /// [`MAX_MODEL_MEMORY`] by the estimate ([`crate::ModelSize::constraint_bytes`]).
+    fn check_constraint_bytes(&self, more: u64) -> Result<(), ModelError> {
+        let constraints = ModelSize {
+            constrained_pairs: self.pairs.len() as u64,
+            n_ary_bytes: self.n_ary_bytes,
+            ..ModelSize::default()
+        };
+        let bytes = constraints.constraint_bytes().saturating_add(more);
+        if bytes > MAX_MODEL_MEMORY {
+            return Err(ModelError::ConstraintsTooLarge {
+                bytes,
+                max: MAX_MODEL_MEMORY,
+            });
+        }
+        Ok(())
+    }
+
+    /// What the model holds, as far as the memory of its search goes (see
+    /// [`crate::ModelSize`]: checked by [`crate::Solver::new`] before it allocates).
+    pub fn size(&self) -> ModelSize {
+        ModelSize {
+            variables: self.num_vars() as u64,
+            words: self.vars().map(|v| self.domain(v).num_words() as u64).sum(),
+            constrained_pairs: self.pairs.len() as u64,
+            n_ary_bytes: self.n_ary_bytes,
+        }
     }
 
     /// The pairs of variables some binary constraint links (two constraints on one pair

@@ -372,6 +372,11 @@ impl Model {
             }
             break;
         }
+        // Every combination holds: the constraint is entailed by the domains (which only
+        // shrink), so no table is kept for it.
+        if rows.len() as u128 == self.combinations(vars) {
+            return Ok(true);
+        }
         let binary = matches!(vars, [x, y] if self.binary_table_fits(*x, *y));
         if !binary && !self.table_fits(vars, &rows) {
             return Ok(false);
@@ -445,11 +450,15 @@ impl Model {
             {
                 return Ok(());
             }
-            self.add_propagator(Checker::new(
-                scope,
-                "conflicts table",
-                Box::new(move |values| conflicts.check_values(values)),
-            ))?;
+            let bytes = conflicts.heap_bytes();
+            self.add_propagator(
+                Checker::new(
+                    scope,
+                    "conflicts table",
+                    Box::new(move |values| conflicts.check_values(values)),
+                )
+                .holding(bytes),
+            )?;
             return Ok(());
         }
         let mut table = Table::new(scope, rows, negative);

@@ -106,4 +106,12 @@ pub trait Propagator: Send + Sync {
     fn name(&self) -> &str {
         "propagator"
     }
+
+    /// The bytes of data this propagator keeps of its own, beyond a few words per
+    /// variable: tables, layered graphs, lists of values. csp's memory cap counts them
+    /// ([`crate::ModelSize`]) when the propagator is added to a model, so a propagator that
+    /// shares its data with one added before counts none of it. Default: 0.
+    fn heap_bytes(&self) -> usize {
+        0
+    }
 }

@@ -26,7 +26,6 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::config::{Backjump, ConfigError, Inference, SearchConfig};
-use crate::memory::ModelSize;
 use crate::model::Model;
 use crate::network::Network;
 use crate::propagation::Propagator;
@@ -134,13 +133,7 @@ impl<'m> Solver<'m> {
     pub fn new(model: &'m Model, mut config: SearchConfig) -> Result<Solver<'m>, ConfigError> {
         let created = Instant::now();
         config.check()?;
-        let words = model.vars().map(|v| model.domain(v).num_words() as u64).sum();
-        ModelSize {
-            variables: model.num_vars() as u64,
-            words,
-            constrained_pairs: model.num_pairs() as u64,
-        }
-        .check()?;
+        model.size().check()?;
         let backjump = Backjumping::new(&config, model.num_vars())?;
         if config.backjump != Backjump::None {
             // A jump undoes several levels at once, to the lowest one's mark.

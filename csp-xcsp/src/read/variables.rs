@@ -109,7 +109,7 @@ impl<'d, 'a> Reader<'d, 'a, '_> {
         ModelSize {
             variables: all_vars,
             words: all_words,
-            constrained_pairs: self.model.num_pairs() as u64,
+            ..self.model.size()
         }
         .check()
         .map_err(|e| self.out_of_range("", node, format!("{what}: with it, {e}")))?;

@@ -307,7 +307,10 @@ fn post_separable(model: &mut Model, parts: &[Part<'_>], kind: LinearKind) -> Op
             _ => return None,
         }
     }
-    if vars.iter().map(|&v| model.domain(v).len()).sum::<usize>() > MAX_VALUES {
+    // A term's table spans its domain, holes included: two values far apart would
+    // otherwise take a table of 2^26 entries.
+    let span = |v: VarId| (i64::from(model.domain(v).max()) - i64::from(model.domain(v).min()) + 1) as usize;
+    if vars.iter().map(|&v| span(v)).sum::<usize>() > MAX_VALUES {
         return None;
     }
     let mut terms = Vec::with_capacity(vars.len());

@@ -165,6 +165,13 @@ impl Propagator for LayeredGraph {
         &self.scope
     }
 
+    fn heap_bytes(&self) -> usize {
+        size_of_val(&self.seq[..])
+            + size_of_val(&self.node_start[..])
+            + size_of_val(&self.edge_start[..])
+            + size_of_val(&self.edges[..])
+    }
+
     fn check(&self, values: &[i32]) -> bool {
         if !self.has_source() {
             return false;
