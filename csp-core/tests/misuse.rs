@@ -286,3 +286,25 @@ fn a_generated_table_counts_its_tuples() {
         "{declared} bytes for {cells} of cells"
     );
 }
+
+#[test]
+fn an_automaton_unrolled_past_the_cap_is_refused_before_it_is_unrolled() {
+    // 100,000 states over 10,000 variables: three tables of a state per layer would take
+    // 6 GB. The refusal comes before any is allocated; a small automaton over the same
+    // variables is posted.
+    let mut model = Model::new();
+    let vars = model.int_vars(10_000, 0, 1).unwrap();
+    let states = 100_000;
+    let chain = (0..states - 1).flat_map(|q| [(q, 0, q + 1), (q, 1, q)]).collect();
+    let big = csp_core::Automaton::new(states, 0, vec![states - 1], chain).unwrap();
+    let refused = model.regular(&vars, &big).unwrap_err();
+    assert!(
+        matches!(refused, ModelError::ConstraintsTooLarge { .. }),
+        "{refused:?}"
+    );
+    assert!(model.propagators().is_empty());
+    let parity = vec![(0, 0, 0), (0, 1, 1), (1, 0, 1), (1, 1, 0)];
+    let small = csp_core::Automaton::new(2, 0, vec![0], parity).unwrap();
+    model.regular(&vars, &small).unwrap();
+    assert_eq!(model.propagators().len(), 1);
+}

@@ -458,7 +458,9 @@ impl Model {
             accepting: &accepting,
             transitions: &automaton.transitions,
         };
-        self.post_layered("regular", vars, machine)
+        // Every transition may be taken at every position.
+        let edges = (vars.len() as u64).saturating_mul(automaton.transitions.len() as u64);
+        self.post_layered("regular", vars, machine, edges)
     }
 
     /// Posts `mdd`: the values of `vars`, in order, label a path from the root of `mdd` to
@@ -484,15 +486,28 @@ impl Model {
             accepting: &accepting,
             transitions: &mdd.transitions,
         };
-        self.post_layered("mdd", vars, machine)
+        // Each transition lies at one depth.
+        let edges = mdd.transitions.len() as u64;
+        self.post_layered("mdd", vars, machine, edges)
     }
 
+    /// Unrolls `machine` over `vars` into a layered graph of at most `edges` edges.
     fn post_layered(
         &mut self,
         name: &'static str,
         vars: &[VarId],
         machine: Machine<'_>,
+        edges: u64,
     ) -> Result<(), ModelError> {
+        // The unrolling keeps three tables of a state per layer (6 bytes in all) and 12
+        // bytes an edge: an automaton of 10^5 states over 10^4 variables, a file of a few
+        // megabytes, would take gigabytes. Refused before they are allocated.
+        let layers = vars.len() as u64 + 1;
+        let unrolled = layers
+            .saturating_mul(machine.states as u64)
+            .saturating_mul(6)
+            .saturating_add(edges.saturating_mul(12));
+        self.check_constraint_bytes(unrolled)?;
         let mut scope = ScopeBuilder::new();
         let seq = scope.list(vars);
         let graph = LayeredGraph::unroll(
