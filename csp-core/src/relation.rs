@@ -76,11 +76,18 @@ impl Relation {
             Relation::Less => O::LessEq(-1),
             Relation::LessEq if reversed => O::GreaterEq(0),
             Relation::LessEq => O::LessEq(0),
-            Relation::Table(pairs) => O::Table(if reversed {
-                pairs.iter().map(|&(a, b)| (b, a)).collect()
-            } else {
-                pairs.clone()
-            }),
+            Relation::Table(pairs) => {
+                // Sorted, so that a table too wide for a support matrix is searched in
+                // O(log pairs) per test (see `Oriented::holds`).
+                let mut oriented: Vec<(i32, i32)> = if reversed {
+                    pairs.iter().map(|&(a, b)| (b, a)).collect()
+                } else {
+                    pairs.to_vec()
+                };
+                oriented.sort_unstable();
+                oriented.dedup();
+                O::Table(oriented.into())
+            }
             Relation::Predicate(f) => O::Predicate(f.clone(), reversed),
         }
     }
@@ -115,7 +122,7 @@ pub(crate) enum Oriented {
     LessEq(i32),
     /// `a >= b + c`.
     GreaterEq(i32),
-    /// Allowed `(a, b)` pairs.
+    /// Allowed `(a, b)` pairs, sorted and distinct.
     Table(Arc<[(i32, i32)]>),
     /// `f(a, b)`, or `f(b, a)` when reversed.
     Predicate(PairPredicate, bool),
@@ -131,7 +138,7 @@ impl Oriented {
             Oriented::Equal(c) => wa == wb + *c,
             Oriented::LessEq(c) => wa <= wb + i64::from(*c),
             Oriented::GreaterEq(c) => wa >= wb + i64::from(*c),
-            Oriented::Table(pairs) => pairs.contains(&(a, b)),
+            Oriented::Table(pairs) => pairs.binary_search(&(a, b)).is_ok(),
             Oriented::Predicate(f, false) => f(a, b),
             Oriented::Predicate(f, true) => f(b, a),
         }

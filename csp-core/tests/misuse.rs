@@ -308,3 +308,23 @@ fn an_automaton_unrolled_past_the_cap_is_refused_before_it_is_unrolled() {
     model.regular(&vars, &small).unwrap();
     assert_eq!(model.propagators().len(), 1);
 }
+
+#[test]
+fn a_binary_table_over_domains_far_apart_needs_no_support_matrix() {
+    // Values 2^20 apart on both sides: a support matrix would take 128 GiB. The table is
+    // searched instead, under every inference, and its solutions are its pairs.
+    let mut model = Model::new();
+    let wide = Domain::from_values([0, 1, 1_048_575]).unwrap();
+    let x = model.add_var(wide.clone());
+    let y = model.add_var(wide);
+    let pairs = [(0, 0), (1, 1_048_575), (1_048_575, 1), (1, 1)];
+    model.post(x, y, Relation::table(pairs)).unwrap();
+    for inference in ["none", "fc", "mac"] {
+        let mut solver = Solver::new(&model, config(&format!("mrv/asc/{inference}"))).unwrap();
+        let mut found: Vec<(i32, i32)> = solver.solutions().map(|s| (s[0], s[1])).collect();
+        found.sort_unstable();
+        let mut expected = pairs.to_vec();
+        expected.sort_unstable();
+        assert_eq!(found, expected, "{inference}");
+    }
+}

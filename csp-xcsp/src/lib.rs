@@ -52,7 +52,7 @@ use std::path::Path;
 use csp_core::{Model, VarId};
 
 pub use error::{Error, Position, Result};
-pub use limits::{DEFAULT_MAX_INPUT, MAX_ELEMENT_DEPTH, MAX_EXPRESSION_DEPTH, ReadLimits};
+pub use limits::{DEFAULT_MAX_INPUT, MAX_CONSTRAINTS, MAX_ELEMENT_DEPTH, MAX_EXPRESSION_DEPTH, ReadLimits};
 pub use post::{PAIR_TABLE_LIMIT, PostOptions};
 pub use read::Array;
 pub use source::{read_bytes, read_text};

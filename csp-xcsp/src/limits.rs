@@ -29,6 +29,13 @@ pub const MAX_EXPRESSION_DEPTH: usize = 1000;
 /// repetition `vxk` may expand to).
 pub const MAX_VARIABLES: usize = 1 << 25;
 
+/// The most constraints an instance may state (after `<group>` and `<slide>` are
+/// expanded). Each is read whole before any is posted, and the model's memory cap would
+/// refuse far fewer in nearly every case: 600 bytes a pair under binary constraints, at
+/// least 700 an n-ary constraint over two variables or more. Only constraints on one variable, or many on the same
+/// pair, cost less.
+pub const MAX_CONSTRAINTS: usize = 1 << 22;
+
 /// Limits on reading and posting an instance.
 #[derive(Clone, Debug)]
 pub struct ReadLimits {
@@ -38,6 +45,8 @@ pub struct ReadLimits {
     pub cancel: Option<Arc<AtomicBool>>,
     /// The most bytes of XML read, after decompression ([`DEFAULT_MAX_INPUT`]).
     pub max_input: u64,
+    /// The most constraints an instance may state ([`MAX_CONSTRAINTS`]).
+    pub max_constraints: usize,
 }
 
 impl Default for ReadLimits {
@@ -46,6 +55,7 @@ impl Default for ReadLimits {
             deadline: None,
             cancel: None,
             max_input: DEFAULT_MAX_INPUT,
+            max_constraints: MAX_CONSTRAINTS,
         }
     }
 }

@@ -260,3 +260,37 @@ fn models_past_the_memory_cap_are_refused_before_their_variables_are_made() {
     };
     assert!(size.check().is_ok());
 }
+
+#[test]
+fn constraints_past_the_cap_are_refused_where_they_are_stated() {
+    // A slide of 9 windows and a group of 3: with a cap of 10, the 11th constraint (the
+    // group's second) is refused, at the group's template.
+    let text = r#"<instance format="XCSP3" type="CSP">
+<variables><array id="x" size="[10]"> 0..3 </array></variables>
+<constraints>
+<slide><list> x[] </list><intension> ne(%0,%1) </intension></slide>
+<group><intension> ne(%0,%1) </intension>
+<args> x[0] x[2] </args>
+<args> x[1] x[3] </args>
+<args> x[2] x[4] </args>
+</group>
+</constraints>
+</instance>"#;
+    let options = |max_constraints| csp_xcsp::ReadOptions {
+        limits: csp_xcsp::ReadLimits {
+            max_constraints,
+            ..csp_xcsp::ReadLimits::default()
+        },
+        ..csp_xcsp::ReadOptions::default()
+    };
+    let Err(refused) = csp_xcsp::Instance::from_str_with(text, &options(10)) else {
+        panic!("read past the cap");
+    };
+    let message = refused.to_string();
+    assert!(
+        message.starts_with("line 5, column 8: ") && message.contains("more than 10 constraints"),
+        "{message}"
+    );
+    let read = csp_xcsp::Instance::from_str_with(text, &options(12)).expect("read");
+    assert_eq!(read.constraints.len(), 12);
+}

@@ -362,6 +362,7 @@ pub fn read_limits(args: &InstanceArgs, deadline: Option<Instant>) -> ReadLimits
         deadline,
         cancel: Some(cancel_flag()),
         max_input: args.max_input.unwrap_or(csp_xcsp::DEFAULT_MAX_INPUT),
+        ..ReadLimits::default()
     }
 }
 

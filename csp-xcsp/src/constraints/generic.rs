@@ -108,7 +108,7 @@ impl Constraint for Extension {
                             }
                         }
                     }
-                    p.binary(x, y, Binary::Pairs(pairs, supports));
+                    p.binary(x, y, Binary::Pairs(pairs, supports))?;
                     return Ok(());
                 }
             }

@@ -168,9 +168,21 @@ impl<'m, 'l> Poster<'m, 'l> {
         Ok(())
     }
 
-    /// Gathers a binary constraint on `(x, y)`.
-    pub(crate) fn binary(&mut self, x: VarId, y: VarId, b: Binary) {
+    /// Gathers a binary constraint on `(x, y)`. The pairs are posted at the end: they are
+    /// counted here against the model's cap ([`csp_core::MAX_CONSTRAINED_PAIRS`]), so that
+    /// millions of them are refused before they are all held.
+    pub(crate) fn binary(&mut self, x: VarId, y: VarId, b: Binary) -> Result<()> {
+        if self.pairs.is_new(x, y) {
+            let pairs = (self.pairs.len() + self.model.num_pairs()) as u64 + 1;
+            if pairs > csp_core::MAX_CONSTRAINED_PAIRS {
+                return Err(self.err(ModelError::ConstraintsTooLarge {
+                    bytes: pairs.saturating_mul(csp_core::BYTES_PER_CONSTRAINED_PAIR),
+                    max: csp_core::MAX_MODEL_MEMORY,
+                }));
+            }
+        }
         self.pairs.add(x, y, b);
+        Ok(())
     }
 
     /// Posts `e`, which must hold (be defined and non-zero).
@@ -193,11 +205,11 @@ impl<'m, 'l> Poster<'m, 'l> {
             [a, b] => {
                 let (x, y) = if a < b { (a, b) } else { (b, a) };
                 if let Some(r) = pairs::fast(e, x, y) {
-                    self.binary(x, y, Binary::Fast(r));
+                    self.binary(x, y, Binary::Fast(r))?;
                     return Ok(());
                 }
                 if self.dom_len(x) * self.dom_len(y) <= PAIR_TABLE_LIMIT {
-                    self.binary(x, y, Binary::Expr(e.clone()));
+                    self.binary(x, y, Binary::Expr(e.clone()))?;
                     return Ok(());
                 }
                 self.nary(e)
@@ -297,7 +309,7 @@ impl<'m, 'l> Poster<'m, 'l> {
             self.model.exclude(x, a).map_err(|e| self.err(e))?;
         }
         let v = self.new_aux(domain);
-        self.binary(x, v, Binary::Pairs(pairs, true));
+        self.binary(x, v, Binary::Pairs(pairs, true))?;
         self.aux.insert(f.clone(), v);
         Ok(Some(v))
     }

@@ -51,6 +51,16 @@ impl Pairs {
         entry.push(b);
     }
 
+    /// The pairs gathered so far, each once.
+    pub(crate) fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Whether no constraint on `(x, y)` (either way) has been gathered yet.
+    pub(crate) fn is_new(&self, x: VarId, y: VarId) -> bool {
+        !self.by_pair.contains_key(&(x.min(y), x.max(y)))
+    }
+
     /// Posts every pair's constraints.
     pub(crate) fn flush(mut self, p: &mut Poster<'_, '_>) -> Result<()> {
         for key in std::mem::take(&mut self.order) {

@@ -144,6 +144,21 @@ impl<'d, 'a, 'l> Reader<'d, 'a, 'l> {
     /// Records a constraint read at `node`.
     pub(crate) fn push(&mut self, node: Node, constraint: impl Constraint + 'static) -> Result<()> {
         self.budget.step()?;
+        // Four `<slide>`s of 330 bytes state 32 million constraints: their records alone
+        // would take gigabytes before the first is posted and counted by the model.
+        let max = self.budget.limits().max_constraints;
+        if self.constraints.len() >= max {
+            return Err(self.out_of_range(
+                "",
+                node,
+                format!(
+                    "more than {max} constraints (csp's model holds at most {} pairs of variables \
+                     under binary constraints, or about 3 million n-ary constraints, within its \
+                     2 GiB cap)",
+                    csp_core::MAX_CONSTRAINED_PAIRS
+                ),
+            ));
+        }
         self.constraints.push(Located {
             constraint: Box::new(constraint),
             position: node.position(),
