@@ -576,7 +576,7 @@ pub enum ConfigError {
     /// allows ([`crate::MAX_MODEL_MEMORY`], by the estimate of [`crate::ModelSize`]).
     #[error(
         "{variables} variables with {words} words of 64 bits of domains, {constrained_pairs} pairs \
-         under binary constraints and n-ary constraints of about {n_ary_bytes} bytes would take about \
+         under binary constraints and constraint data of about {data_bytes} bytes would take about \
          {bytes} bytes (about 100 bytes a variable, 24 a word and 600 a pair); csp allows at most {max} \
          bytes (2 GiB) a model"
     )]
@@ -587,8 +587,8 @@ pub enum ConfigError {
         words: u64,
         /// The pairs of variables the model's binary constraints link.
         constrained_pairs: u64,
-        /// The estimated bytes of the model's n-ary constraints.
-        n_ary_bytes: u64,
+        /// The estimated bytes of the model's n-ary constraints and binary tables.
+        data_bytes: u64,
         /// The estimated bytes.
         bytes: u64,
         /// The limit, in bytes.

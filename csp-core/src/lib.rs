@@ -93,7 +93,8 @@ pub use local::{
 };
 pub use memory::{
     BYTES_PER_CONSTRAINED_PAIR, BYTES_PER_DOMAIN_WORD, BYTES_PER_PROPAGATOR, BYTES_PER_SCOPE_ENTRY,
-    BYTES_PER_VARIABLE, MAX_CONSTRAINED_PAIRS, MAX_MODEL_MEMORY, ModelSize, domain_words, propagator_bytes,
+    BYTES_PER_VARIABLE, MAX_CONSTRAINED_PAIRS, MAX_MODEL_MEMORY, ModelSize, binary_table_bytes, domain_words,
+    propagator_bytes,
 };
 pub use model::{BinaryConstraint, MAX_CARDINALITY_PAIRS, Model, Objective};
 pub use propagation::{Ac3Report, Conflict, Event, Priority, PropagationContext, Propagator, Wake, ac3};

@@ -48,6 +48,20 @@ pub fn propagator_bytes(arity: usize, heap_bytes: usize) -> u64 {
         .saturating_add(heap_bytes as u64)
 }
 
+/// The estimated bytes of a binary table of `pairs` allowed pairs whose support matrices
+/// take `matrix_words` words each way (0 when they would be too wide and the pairs are
+/// searched instead): the model's list and the two sorted lists of its arcs, 8 bytes a
+/// pair each, and the two matrices.
+pub fn binary_table_bytes(pairs: usize, matrix_words: u64) -> u64 {
+    (pairs as u64)
+        .saturating_mul(24)
+        .saturating_add(matrix_words.saturating_mul(16))
+}
+
+/// The most words of a binary table's support matrix between two variables (512 KiB):
+/// wider tables are tested by search in their sorted pairs.
+pub(crate) const MAX_SUPPORT_WORDS: u64 = 1 << 16;
+
 /// The most pairs under binary constraints one model may hold: as many as
 /// [`MAX_MODEL_MEMORY`] allows with nothing else in the model.
 pub const MAX_CONSTRAINED_PAIRS: u64 = MAX_MODEL_MEMORY / BYTES_PER_CONSTRAINED_PAIR;
@@ -71,8 +85,9 @@ pub struct ModelSize {
     /// The pairs of variables some binary constraint links (two constraints on one pair
     /// make one pair).
     pub constrained_pairs: u64,
-    /// The estimated bytes of the n-ary constraints, all together ([`propagator_bytes`]).
-    pub n_ary_bytes: u64,
+    /// The estimated bytes of the n-ary constraints ([`propagator_bytes`]) and of the
+    /// tables of binary ones ([`binary_table_bytes`]), all together.
+    pub data_bytes: u64,
 }
 
 impl ModelSize {
@@ -90,7 +105,7 @@ impl ModelSize {
     pub fn constraint_bytes(&self) -> u64 {
         self.constrained_pairs
             .saturating_mul(BYTES_PER_CONSTRAINED_PAIR)
-            .saturating_add(self.n_ary_bytes)
+            .saturating_add(self.data_bytes)
     }
 
     /// `Err` ([`ConfigError::ModelTooLarge`]) when the estimate is over [`MAX_MODEL_MEMORY`].
@@ -103,7 +118,7 @@ impl ModelSize {
             variables: self.variables,
             words: self.words,
             constrained_pairs: self.constrained_pairs,
-            n_ary_bytes: self.n_ary_bytes,
+            data_bytes: self.data_bytes,
             bytes,
             max: MAX_MODEL_MEMORY,
         })
@@ -129,7 +144,7 @@ mod tests {
             variables,
             words,
             constrained_pairs,
-            n_ary_bytes: 0,
+            data_bytes: 0,
         };
         let vars = MAX_MODEL_MEMORY / BYTES_PER_VARIABLE;
         assert_eq!(size(vars, 0, 0).check(), Ok(()));
@@ -145,8 +160,8 @@ mod tests {
         assert!(size(0, words + 1, 0).check().is_err());
         assert_eq!(size(0, 0, MAX_CONSTRAINED_PAIRS).check(), Ok(()));
         assert!(size(0, 0, MAX_CONSTRAINED_PAIRS + 1).check().is_err());
-        let n_ary = |n_ary_bytes| ModelSize {
-            n_ary_bytes,
+        let n_ary = |data_bytes| ModelSize {
+            data_bytes,
             ..ModelSize::default()
         };
         assert_eq!(n_ary(MAX_MODEL_MEMORY).check(), Ok(()));
@@ -159,13 +174,13 @@ mod tests {
                 .is_err()
         );
         let half_pairs = ModelSize {
-            n_ary_bytes: MAX_MODEL_MEMORY / 2 + 1,
+            data_bytes: MAX_MODEL_MEMORY / 2 + 1,
             ..size(0, 0, MAX_CONSTRAINED_PAIRS / 2 + 1)
         };
         assert!(half_pairs.check().is_err());
         // No overflow on absurd counts.
         let absurd = ModelSize {
-            n_ary_bytes: u64::MAX,
+            data_bytes: u64::MAX,
             ..size(u64::MAX, u64::MAX, u64::MAX)
         };
         assert!(absurd.check().is_err());
@@ -182,7 +197,7 @@ mod tests {
             variables: 10_000_000,
             words: 3_910_000_000,
             constrained_pairs: 5_000_000,
-            n_ary_bytes: 7_000_000,
+            data_bytes: 7_000_000,
         }
         .check()
         .unwrap_err()
@@ -191,7 +206,7 @@ mod tests {
             "10000000 variables",
             "3910000000 words",
             "5000000 pairs under binary constraints",
-            "n-ary constraints of about 7000000 bytes",
+            "constraint data of about 7000000 bytes",
             "2147483648",
         ] {
             assert!(message.contains(part), "{message}");

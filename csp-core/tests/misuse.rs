@@ -252,7 +252,7 @@ fn n_ary_constraints_past_the_cap_are_refused_as_they_are_added() {
     // The refused one is not in the model.
     assert_eq!(model.propagators().len(), 2);
     let both = csp_core::propagator_bytes(3, gib) + csp_core::propagator_bytes(3, gib - 2000);
-    assert_eq!(model.size().n_ary_bytes, both);
+    assert_eq!(model.size().data_bytes, both);
     assert_eq!(csp_core::MAX_MODEL_MEMORY - both, 300);
     // Pairs and propagators share the cap: no new pair fits beside them.
     assert!(matches!(
@@ -263,9 +263,9 @@ fn n_ary_constraints_past_the_cap_are_refused_as_they_are_added() {
     assert!(matches!(
         Solver::new(&model, SearchConfig::default()).err(),
         Some(ConfigError::ModelTooLarge {
-            n_ary_bytes,
+            data_bytes,
             ..
-        }) if n_ary_bytes == both
+        }) if data_bytes == both
     ));
 }
 
@@ -280,7 +280,7 @@ fn a_generated_table_counts_its_tuples() {
     assert_eq!(model.propagators().len(), 1);
     let tuples = (0..1000).filter(|i| i / 100 + i / 10 % 10 + i % 10 <= 12).count();
     let cells = tuples * 3 * 8;
-    let declared = model.size().n_ary_bytes - csp_core::propagator_bytes(3, 0);
+    let declared = model.size().data_bytes - csp_core::propagator_bytes(3, 0);
     assert!(
         declared as usize >= cells,
         "{declared} bytes for {cells} of cells"

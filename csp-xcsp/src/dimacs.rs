@@ -191,7 +191,7 @@ impl Graph {
             variables: vertices,
             words,
             constrained_pairs: self.edges.len() as u64,
-            n_ary_bytes: 0,
+            data_bytes: 0,
         };
         size.check().map_err(|source| Error::Memory {
             what: format!(
@@ -486,16 +486,15 @@ mod tests {
         assert!(
             message.contains("and 3000000 edges: ")
                 && message.contains("would take about 2420000000 bytes")
-                && message.contains(
-                    "3000000 pairs under binary constraints and n-ary constraints of about 0 bytes"
-                ),
+                && message
+                    .contains("3000000 pairs under binary constraints and constraint data of about 0 bytes"),
             "{message}"
         );
         let size = csp_core::ModelSize {
             variables: 2_000_000,
             words: 2_000_000,
             constrained_pairs: 3_000_000,
-            n_ary_bytes: 0,
+            data_bytes: 0,
         };
         assert!(size.check().is_ok());
         // Below the cap, the same graph is built.

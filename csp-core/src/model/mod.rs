@@ -10,7 +10,10 @@ use smallvec::SmallVec;
 
 use crate::domain::Domain;
 use crate::error::ModelError;
-use crate::memory::{BYTES_PER_CONSTRAINED_PAIR, MAX_MODEL_MEMORY, ModelSize, propagator_bytes};
+use crate::memory::{
+    BYTES_PER_CONSTRAINED_PAIR, MAX_MODEL_MEMORY, MAX_SUPPORT_WORDS, ModelSize, binary_table_bytes,
+    propagator_bytes,
+};
 use crate::propagation::Propagator;
 use crate::relation::Relation;
 use crate::var::VarId;
@@ -72,7 +75,7 @@ pub struct Model {
     propagators: Arc<Vec<Arc<dyn Propagator>>>,
     /// The estimated bytes of the propagators' search, all together
     /// ([`crate::propagator_bytes`]).
-    n_ary_bytes: u64,
+    data_bytes: u64,
     /// The sorted scope of every all-different posted on plain variables (no offsets).
     all_different_scopes: Arc<BTreeSet<Vec<VarId>>>,
     /// The scope of each all-different propagator on plain variables, in posting order
@@ -263,9 +266,24 @@ impl Model {
         let (key, reversed) = if x < y { ((x, y), false) } else { ((y, x), true) };
         // Checked here, not only by the search: a reader posts millions of pairs from a file
         // a few times smaller than the model it builds.
-        if !self.pairs.contains_key(&key) {
-            self.check_constraint_bytes(BYTES_PER_CONSTRAINED_PAIR)?;
-        }
+        // A table's pairs are kept three times (here and sorted in each arc), beside its
+        // support matrices: a binary expression over two domains of 1,024 values allows up to
+        // a million pairs, from a line of thirty bytes.
+        let table = match &relation {
+            Relation::Table(pairs) => {
+                let fits = |words: u64| if words <= MAX_SUPPORT_WORDS { words } else { 0 };
+                let matrices = fits(self.support_words(x, y)) + fits(self.support_words(y, x));
+                binary_table_bytes(pairs.len(), matrices / 2)
+            }
+            _ => 0,
+        };
+        let pair = if self.pairs.contains_key(&key) {
+            0
+        } else {
+            BYTES_PER_CONSTRAINED_PAIR
+        };
+        self.check_constraint_bytes(pair + table)?;
+        self.data_bytes = self.data_bytes.saturating_add(table);
         self.compiled = OnceLock::new();
         self.at_fixpoint = false;
         Arc::make_mut(&mut self.pairs)
@@ -291,7 +309,7 @@ impl Model {
         // a line of thirty bytes: the cap holds while the model is built, not only later.
         let bytes = propagator_bytes(propagator.variables().len(), propagator.heap_bytes());
         self.check_constraint_bytes(bytes)?;
-        self.n_ary_bytes = self.n_ary_bytes.saturating_add(bytes);
+        self.data_bytes = self.data_bytes.saturating_add(bytes);
         self.compiled = OnceLock::new();
         self.at_fixpoint = false;
         Arc::make_mut(&mut self.propagators).push(Arc::new(propagator));
@@ -303,7 +321,7 @@ impl Model {
     fn check_constraint_bytes(&self, more: u64) -> Result<(), ModelError> {
         let constraints = ModelSize {
             constrained_pairs: self.pairs.len() as u64,
-            n_ary_bytes: self.n_ary_bytes,
+            data_bytes: self.data_bytes,
             ..ModelSize::default()
         };
         let bytes = constraints.constraint_bytes().saturating_add(more);
@@ -316,6 +334,14 @@ impl Model {
         Ok(())
     }
 
+    /// The words of a support matrix of `x` against `y`: a row of `y`'s words per value in
+    /// `x`'s span.
+    pub(crate) fn support_words(&self, x: VarId, y: VarId) -> u64 {
+        let dx = self.domain(x);
+        let x_span = i64::from(dx.values().last().unwrap_or(dx.base())) - i64::from(dx.base()) + 1;
+        (x_span as u64).saturating_mul(self.domain(y).words().len() as u64)
+    }
+
     /// What the model holds, as far as the memory of its search goes (see
     /// [`crate::ModelSize`]: checked by [`crate::Solver::new`] before it allocates).
     pub fn size(&self) -> ModelSize {
@@ -323,7 +349,7 @@ impl Model {
             variables: self.num_vars() as u64,
             words: self.vars().map(|v| self.domain(v).num_words() as u64).sum(),
             constrained_pairs: self.pairs.len() as u64,
-            n_ary_bytes: self.n_ary_bytes,
+            data_bytes: self.data_bytes,
         }
     }
 

@@ -3,6 +3,7 @@
 
 use smallvec::SmallVec;
 
+use crate::memory::MAX_SUPPORT_WORDS;
 use crate::model::Model;
 use crate::relation::Oriented;
 use crate::store::{DomainBits, Store};
@@ -110,7 +111,7 @@ impl ArcKind {
             [Oriented::Equal(c)] => ArcKind::Equal(*c),
             [Oriented::LessEq(c)] => ArcKind::LessEq(*c),
             [Oriented::GreaterEq(c)] => ArcKind::GreaterEq(*c),
-            [Oriented::Table(pairs)] if support_words(model, x, y) <= MAX_SUPPORT_WORDS => {
+            [Oriented::Table(pairs)] if model.support_words(x, y) <= MAX_SUPPORT_WORDS => {
                 let dx = model.domain(x);
                 let dy = model.domain(y);
                 let x_base = dx.base();
@@ -327,18 +328,6 @@ pub(crate) fn extract_word(bits: DomainBits<'_>, start: i64) -> u64 {
     } else {
         (word_at(index) >> shift) | (word_at(index + 1) << (64 - shift))
     }
-}
-
-/// The most words of a table's support matrix between two variables (512 KiB): wider
-/// tables are tested by search in their sorted pairs.
-const MAX_SUPPORT_WORDS: u64 = 1 << 16;
-
-/// The words of a support matrix of `x` against `y`: a row of `y`'s words per value in
-/// `x`'s span.
-fn support_words(model: &Model, x: VarId, y: VarId) -> u64 {
-    let dx = model.domain(x);
-    let x_span = i64::from(dx.values().last().unwrap_or(dx.base())) - i64::from(dx.base()) + 1;
-    (x_span as u64).saturating_mul(model.domain(y).words().len() as u64)
 }
 
 /// Revises `x` against `y` through a table when both domains are one word each (`xs`,
