@@ -88,6 +88,12 @@ impl Solver<'_> {
                     }
                 } else {
                     let var = self.select_var();
+                    if let Some(kind) = self.selection_cut.take() {
+                        // A limit within the choice: nothing was assigned; choose again
+                        // next time.
+                        self.descend = true;
+                        return Step::Limit(kind);
+                    }
                     match self.two_places_instead(var) {
                         Some(places) => self.push_places_frame(places),
                         None => {

@@ -108,6 +108,8 @@ pub struct Solver<'m> {
     phase: Phase,
     /// The next step goes down: select a variable, or report a solution.
     descend: bool,
+    /// A limit hit while a variable was being chosen (see `select_var`).
+    selection_cut: Option<LimitKind>,
     root_mark: Mark,
     /// A rebuild of the top frame's level stopped by a limit: the levels replayed so far.
     rebuilding: Option<usize>,
@@ -172,6 +174,7 @@ impl<'m> Solver<'m> {
             stats: Stats::default(),
             phase: stopped.map_or(Phase::Fresh, Phase::Stopped),
             descend: false,
+            selection_cut: None,
             root_mark: 0,
             rebuilding: None,
             started: None,

@@ -18,9 +18,14 @@ pub(super) mod scored;
 pub(super) mod static_order;
 pub(super) mod wdeg_cacd;
 
+use std::time::Instant;
+
 use super::Solver;
+use super::driver::clock_hit;
 use super::inference::none::Legality;
-use crate::config::{Inference, TieBreak, VarOrder};
+use crate::config::{Inference, Limits, TieBreak, VarOrder};
+use crate::stats::LimitKind;
+use crate::store::Store;
 use crate::var::VarId;
 
 /// How the next variable is chosen, decided once per search.
@@ -74,6 +79,8 @@ impl Solver<'_> {
                 let legality = Legality::new(&self.network, self.props, &self.state, &self.store);
                 let checks = &mut self.stats.checks;
                 let store = &self.store;
+                let mut counter =
+                    LegalCounter::new(&self.config.limits, self.started, &mut self.selection_cut);
                 general::scan(
                     &self.state,
                     rule,
@@ -84,11 +91,54 @@ impl Solver<'_> {
                         if inferring {
                             u64::from(store.size(var))
                         } else {
-                            legality.count(var, checks)
+                            counter.count(var, &legality, checks, store)
                         }
                     },
                 )
             }
         }
+    }
+}
+
+/// Counts the legal values of the variables of one choice without inference, reading the
+/// limits every 2^16 values: on domains of a million values one choice takes seconds.
+/// Once a limit is hit, every variable left counts as none (a scan ends at the next one)
+/// and the driver stops before it assigns anything.
+pub(super) struct LegalCounter<'s> {
+    limits: &'s Limits,
+    started: Option<Instant>,
+    scanned: u64,
+    cut: &'s mut Option<LimitKind>,
+}
+
+impl<'s> LegalCounter<'s> {
+    pub(super) fn new(limits: &'s Limits, started: Option<Instant>, cut: &'s mut Option<LimitKind>) -> Self {
+        LegalCounter {
+            limits,
+            started,
+            scanned: 0,
+            cut,
+        }
+    }
+
+    pub(super) fn count(
+        &mut self,
+        var: VarId,
+        legality: &Legality<'_>,
+        checks: &mut u64,
+        store: &Store,
+    ) -> u64 {
+        if self.cut.is_some() {
+            return 0;
+        }
+        self.scanned += u64::from(store.size(var));
+        if self.scanned >= 1 << 16 {
+            self.scanned = 0;
+            *self.cut = clock_hit(self.limits, self.started);
+            if self.cut.is_some() {
+                return 0;
+            }
+        }
+        legality.count(var, checks)
     }
 }

@@ -7,7 +7,7 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use super::{frba_dom, run_robin};
+use super::{LegalCounter, frba_dom, run_robin};
 use crate::config::{Inference, TieBreak, VarOrder};
 use crate::search::Solver;
 use crate::search::inference::none::Legality;
@@ -72,11 +72,12 @@ impl Solver<'_> {
         let legality = Legality::new(&self.network, self.props, &self.state, &self.store);
         let checks = &mut self.stats.checks;
         let (store, orders, weights) = (&self.store, &self.orders, &self.weights);
+        let mut counter = LegalCounter::new(&self.config.limits, self.started, &mut self.selection_cut);
         let legal = |var: VarId| {
             if inferring {
                 u64::from(store.size(var))
             } else {
-                legality.count(var, checks)
+                counter.count(var, &legality, checks, store)
             }
         };
         let score = |var: VarId, legal: u64| -> f64 {
