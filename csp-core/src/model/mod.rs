@@ -337,9 +337,11 @@ impl Model {
     /// The words of a support matrix of `x` against `y`: a row of `y`'s words per value in
     /// `x`'s span.
     pub(crate) fn support_words(&self, x: VarId, y: VarId) -> u64 {
+        // `max` and `num_words`, not the values and words: neither walks nor copies the
+        // domain, which this is asked for at each binary table posted.
         let dx = self.domain(x);
-        let x_span = i64::from(dx.values().last().unwrap_or(dx.base())) - i64::from(dx.base()) + 1;
-        (x_span as u64).saturating_mul(self.domain(y).words().len() as u64)
+        let x_span = i64::from(dx.max()) - i64::from(dx.base()) + 1;
+        (x_span as u64).saturating_mul(self.domain(y).num_words() as u64)
     }
 
     /// What the model holds, as far as the memory of its search goes (see
