@@ -59,10 +59,11 @@ pub struct StrategyArgs {
 /// Limit flags.
 #[derive(Args, Clone, Debug, Default)]
 pub struct LimitArgs {
-    /// Stop after this many search nodes (per puzzle).
+    /// Stop after this many search nodes (each puzzle, board or instance on its own).
     #[arg(long, value_name = "N", value_parser = parse_whole, allow_hyphen_values = true)]
     pub node_limit: Option<u64>,
-    /// Stop after this many seconds (per puzzle; fractions allowed).
+    /// Stop after this many seconds (each puzzle, board or instance on its own; fractions
+    /// allowed).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_hyphen_values = true)]
     pub timeout: Option<Duration>,
 }

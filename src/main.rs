@@ -29,7 +29,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Constraint satisfaction: Sudoku and n-queens on a generic CSP engine.
+/// Constraint satisfaction on a generic CSP engine: XCSP3 and DIMACS instances, Sudoku,
+/// n-queens, random CSPs, strategy comparisons and search trees.
 #[derive(Parser)]
 #[command(name = "csp", version, about, propagate_version = true)]
 struct Cli {

@@ -76,6 +76,9 @@ pub fn run(args: TreeArgs) -> Result<u8, CliError> {
     if args.first == Some(0) {
         return Err(usage("--first must be at least 1"));
     }
+    if !args.trace.is_file() {
+        return Err(usage(format!("{}: no such file", args.trace.display())));
+    }
     let file = std::fs::File::open(&args.trace).map_err(|source| CliError::Io {
         context: format!("cannot read {}", args.trace.display()),
         source,

@@ -22,9 +22,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 ///   that went back over at least one level, and the levels they went back over (whose
 ///   untried values are never tried).
 /// - `objective`, `nodes_to_best`, `nodes_to_proof`: set by optimisation
-///   ([`crate::Solver::optimize`]) only: the best objective value found, `nodes` when it
-///   was found, and `nodes` when the search proved it optimal (or proved that there is no
-///   solution).
+///   ([`crate::Solver::optimize`]) only, `None` otherwise: the best objective value found,
+///   `nodes` when it was found, and `nodes` when the search proved it optimal (or proved
+///   that there is no solution).
 ///
 /// Serialised as flat `name: value` fields; read back with missing fields as 0 (`None`
 /// for the optional ones), so that records written before a field was added still read.
@@ -64,8 +64,9 @@ pub struct Stats {
     /// The best objective value found by optimisation (`None`: no solution yet, or no
     /// optimisation).
     pub objective: Option<i64>,
-    /// `nodes` when the best solution was found (0 before any).
-    pub nodes_to_best: u64,
+    /// `nodes` when the best solution was found (`None`: no solution yet, or no
+    /// optimisation).
+    pub nodes_to_best: Option<u64>,
     /// `nodes` when optimisation proved the best solution optimal, or that there is none
     /// (`None`: not proved).
     pub nodes_to_proof: Option<u64>,
@@ -92,7 +93,7 @@ fn from_millis<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
 impl Stats {
     /// Adds another run's figures to these (for totals over many puzzles). The objective
     /// is not a count: the other run's, if it has one, replaces this one. `nodes_to_best`
-    /// adds up, and so does `nodes_to_proof` over the runs that have one.
+    /// and `nodes_to_proof` add up over the runs that have them.
     pub fn accumulate(&mut self, other: &Stats) {
         self.nodes += other.nodes;
         self.backtracks += other.backtracks;
@@ -109,11 +110,12 @@ impl Stats {
         self.backjumps += other.backjumps;
         self.levels_skipped += other.levels_skipped;
         self.objective = other.objective.or(self.objective);
-        self.nodes_to_best += other.nodes_to_best;
-        self.nodes_to_proof = match (self.nodes_to_proof, other.nodes_to_proof) {
+        let add = |a: Option<u64>, b: Option<u64>| match (a, b) {
             (Some(a), Some(b)) => Some(a + b),
             (a, b) => a.or(b),
         };
+        self.nodes_to_best = add(self.nodes_to_best, other.nodes_to_best);
+        self.nodes_to_proof = add(self.nodes_to_proof, other.nodes_to_proof);
         self.elapsed += other.elapsed;
     }
 }
@@ -123,6 +125,7 @@ impl fmt::Display for Stats {
     /// proof) is written `none`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let objective = OrNone(self.objective);
+        let nodes_to_best = OrNone(self.nodes_to_best);
         let nodes_to_proof = OrNone(self.nodes_to_proof);
         write_name_values(
             f,
@@ -142,7 +145,7 @@ impl fmt::Display for Stats {
                 ("backjumps", &self.backjumps),
                 ("levels_skipped", &self.levels_skipped),
                 ("objective", &objective),
-                ("nodes_to_best", &self.nodes_to_best),
+                ("nodes_to_best", &nodes_to_best),
                 ("nodes_to_proof", &nodes_to_proof),
             ],
             self.elapsed,

@@ -83,9 +83,9 @@ fn run(model: &CoreModel, config: SearchConfig, count: bool) -> Result<Run, csp_
 /// does), with its label.
 fn contender(py: Python<'_>, obj: &Bound<'_, PyAny>, index: usize) -> PyResult<(String, CoreModel)> {
     if let Ok(model) = obj.cast::<Model>() {
-        let m = model.borrow();
+        let m = model.get();
         let label = m.name.clone().unwrap_or_else(|| format!("model{index}"));
-        return Ok((label, m.inner.clone()));
+        return Ok((label, m.snapshot(py)));
     }
     if obj.cast::<PyString>().is_ok() || obj.hasattr("__fspath__")? {
         let path: PathBuf = obj.extract()?;
@@ -94,7 +94,7 @@ fn contender(py: Python<'_>, obj: &Bound<'_, PyAny>, index: usize) -> PyResult<(
         let instance = run_interruptibly(py, &cancel, || {
             csp_xcsp::Instance::from_path_with(&path, &options)
         })?
-        .map_err(xcsp_error)?;
+        .map_err(|e| xcsp_error(py, e, Some(&path)))?;
         return Ok((path.display().to_string(), instance.model));
     }
     Err(PyTypeError::new_err(format!(

@@ -20,7 +20,7 @@ use crate::errors::{panic_error, solver_gone};
 
 /// How often a waiting thread looks for signals: Ctrl-C stops a search within about this
 /// long plus the engine's own limit check (every few thousand nodes).
-const POLL: Duration = Duration::from_millis(20);
+pub(crate) const POLL: Duration = Duration::from_millis(20);
 
 /// Waits for the next message of `replies` with the GIL released, checking signals every
 /// [`POLL`]. When a signal handler raises, sets `cancel`, waits for the (cancelled) reply,

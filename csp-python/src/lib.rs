@@ -11,8 +11,10 @@
 //! - [`queens`], [`sudoku`], [`xcsp`], [`compare`]: the library crates' tools.
 //!
 //! No Rust panic reaches Python: every search and every call into the library crates runs
-//! under `catch_unwind` ([`interrupt::run_interruptibly`], [`worker`]), and a panic comes
-//! out as a `RuntimeError` that says so.
+//! under `catch_unwind` ([`interrupt::run_interruptibly`], [`worker`],
+//! [`errors::guarded`], [`errors::shielded`]), and a panic comes out as a `RuntimeError`
+//! that says so. Nor does a borrow error: the classes are `frozen`, safe to share between
+//! Python threads ([`locks`]).
 
 mod compare;
 mod config;
@@ -22,6 +24,7 @@ mod errors;
 mod expr;
 mod handles;
 mod interrupt;
+mod locks;
 mod model;
 mod model_globals;
 mod queens;

@@ -1,7 +1,9 @@
 //! `csp.Model`: variables and constraints, over csp-core's `Model`.
 
 use std::collections::HashMap;
+use std::fmt::Display;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 use csp_core::{Cmp, Domain, Relation, Strength, TableCell, VarId};
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
@@ -9,9 +11,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::domain::{self, int, type_name, value_i32};
-use crate::errors::guarded;
+use crate::errors::{guarded, shielded};
 use crate::expr::{Node, Var, node_of};
 use crate::handles;
+use crate::locks::lock;
 use crate::model_globals as globals;
 
 /// Gives every model an identity, so that a variable of another model is refused.
@@ -27,19 +30,26 @@ static NEXT_MODEL: AtomicU64 = AtomicU64::new(1);
 /// ```
 ///
 /// A solver works on a copy of the model taken when it is made: constraints posted later
-/// do not reach it.
-#[pyclass(module = "csp", name = "Model")]
+/// do not reach it. Threads may share a model.
+#[pyclass(frozen, module = "csp", name = "Model")]
 pub struct Model {
     /// This model's identity (checked against each variable's).
     pub(crate) id: u64,
     /// A label for `repr` and comparison rows.
     pub(crate) name: Option<String>,
-    pub(crate) inner: csp_core::Model,
-    /// Each variable's index by name.
-    by_name: HashMap<String, usize>,
     /// How many variables solutions show (the first ones): an XCSP3 instance's declared
     /// variables, not the auxiliary ones its posting added. `None`: all.
     pub(crate) shown: Option<usize>,
+    /// What posting changes. Held only while no Python code runs (`crate::locks`): the
+    /// arguments are read before, and the objects returned made after.
+    state: Mutex<State>,
+}
+
+/// The variables and constraints of a [`Model`].
+struct State {
+    inner: csp_core::Model,
+    /// Each variable's index by name.
+    by_name: HashMap<String, usize>,
 }
 
 impl Model {
@@ -52,10 +62,28 @@ impl Model {
         Model {
             id: NEXT_MODEL.fetch_add(1, Ordering::Relaxed),
             name,
-            inner,
-            by_name,
             shown,
+            state: Mutex::new(State { inner, by_name }),
         }
+    }
+
+    fn state(&self, py: Python<'_>) -> MutexGuard<'_, State> {
+        lock(py, &self.state)
+    }
+
+    /// A copy of the csp-core model, as it is now: what a solver searches.
+    pub(crate) fn snapshot(&self, py: Python<'_>) -> csp_core::Model {
+        self.state(py).inner.clone()
+    }
+
+    /// Posts through csp-core: its error is a `ValueError`, a panic a `RuntimeError`.
+    fn post<E: Display>(
+        &self,
+        py: Python<'_>,
+        post: impl FnOnce(&mut csp_core::Model) -> Result<(), E>,
+    ) -> PyResult<()> {
+        let mut state = self.state(py);
+        guarded(|| post(&mut state.inner))
     }
 
     /// The variable `obj` stands for: a `Var` of this model.
@@ -68,13 +96,15 @@ impl Model {
         handles::vars_of(self.id, obj)
     }
 
-    /// A new `Var` object for `id`.
-    pub(crate) fn var_object(&self, py: Python<'_>, id: VarId) -> PyResult<Py<Var>> {
-        Var::create(py, self.id, id, self.inner.name(id))
+    /// The `Var` objects of variables of this model, by id and name.
+    fn var_objects(&self, py: Python<'_>, vars: Vec<(VarId, String)>) -> PyResult<Vec<Py<Var>>> {
+        vars.into_iter()
+            .map(|(id, name)| Var::create(py, self.id, id, &name))
+            .collect()
     }
 
     /// Posts `x op y + offset` through the binary relations where one fits.
-    fn post_relation(&mut self, x: VarId, op: &str, y: VarId, offset: i32) -> PyResult<()> {
+    fn post_relation(&self, py: Python<'_>, x: VarId, op: &str, y: VarId, offset: i32) -> PyResult<()> {
         let relation = match (op, offset) {
             ("!=", 0) => Some((x, y, Relation::NotEqual)),
             ("==", 0) => Some((x, y, Relation::Equal)),
@@ -87,11 +117,11 @@ impl Model {
             _ => None,
         };
         match relation {
-            Some((a, b, r)) => guarded(|| self.inner.post(a, b, r)),
+            Some((a, b, r)) => self.post(py, |m| m.post(a, b, r)),
             // x op y + c  is  x - y op c.
             None => {
                 let cmp = cmp(op)?;
-                guarded(|| self.inner.linear(&[(1, x), (-1, y)], cmp, i64::from(offset)))
+                self.post(py, |m| m.linear(&[(1, x), (-1, y)], cmp, i64::from(offset)))
             }
         }
     }
@@ -197,20 +227,23 @@ impl Model {
 
     /// Adds a variable. `domain`: `range(...)`, an inclusive `(lo, hi)` pair, or a list
     /// (any iterable) of integers. Names must be unique within the model.
-    fn var(&mut self, py: Python<'_>, name: &str, domain: &Bound<'_, PyAny>) -> PyResult<Py<Var>> {
-        if self.by_name.contains_key(name) {
-            return Err(PyValueError::new_err(format!(
-                "the model has a variable {name} already"
-            )));
-        }
+    fn var(&self, py: Python<'_>, name: &str, domain: &Bound<'_, PyAny>) -> PyResult<Py<Var>> {
+        let names = [name.to_string()];
+        self.check_new(py, &names)?;
         let domain = domain::domain(domain, name)?;
-        self.push_var(py, name.to_string(), domain)
+        let ids = self.add_vars(py, &names, domain)?;
+        match ids[..] {
+            [id] => Var::create(py, self.id, id, name),
+            _ => Err(pyo3::exceptions::PyRuntimeError::new_err(
+                "internal error in csp (please report it): one name made several variables",
+            )),
+        }
     }
 
     /// Adds `n` variables named `prefix[0]`, ..., `prefix[n-1]` (as XCSP3 names array
     /// cells) with one domain, and returns them as a list.
     fn vars(
-        &mut self,
+        &self,
         py: Python<'_>,
         prefix: &str,
         n: usize,
@@ -218,55 +251,55 @@ impl Model {
     ) -> PyResult<Vec<Py<Var>>> {
         within_bound("n", n)?;
         let names: Vec<String> = (0..n).map(|i| format!("{prefix}[{i}]")).collect();
-        if let Some(taken) = names.iter().find(|name| self.by_name.contains_key(*name)) {
-            return Err(PyValueError::new_err(format!(
-                "the model has a variable {taken} already"
-            )));
-        }
+        self.check_new(py, &names)?;
         let domain = domain::domain(domain, prefix)?;
-        names
-            .into_iter()
-            .map(|name| self.push_var(py, name, domain.clone()))
-            .collect()
+        let ids = self.add_vars(py, &names, domain)?;
+        self.var_objects(py, ids.into_iter().zip(names).collect())
     }
 
     /// The variable with this name (`KeyError` if there is none).
     fn __getitem__(&self, py: Python<'_>, name: &str) -> PyResult<Py<Var>> {
-        match self.by_name.get(name) {
-            Some(&i) => match self.inner.var(i) {
-                Some(v) => self.var_object(py, v),
-                None => Err(PyKeyError::new_err(name.to_string())),
-            },
+        let found = {
+            let state = self.state(py);
+            state.by_name.get(name).and_then(|&i| state.inner.var(i))
+        };
+        match found {
+            Some(v) => Var::create(py, self.id, v, name),
             None => Err(PyKeyError::new_err(name.to_string())),
         }
     }
 
-    fn __contains__(&self, name: &str) -> bool {
-        self.by_name.contains_key(name)
+    fn __contains__(&self, py: Python<'_>, name: &str) -> bool {
+        self.state(py).by_name.contains_key(name)
     }
 
     /// The number of variables.
-    fn __len__(&self) -> usize {
-        self.inner.num_vars()
+    fn __len__(&self, py: Python<'_>) -> usize {
+        self.state(py).inner.num_vars()
     }
 
     /// Every variable, in creation order.
     #[getter]
     fn variables(&self, py: Python<'_>) -> PyResult<Vec<Py<Var>>> {
-        self.inner.vars().map(|v| self.var_object(py, v)).collect()
+        let vars = {
+            let state = self.state(py);
+            let inner = &state.inner;
+            inner.vars().map(|v| (v, inner.name(v).to_string())).collect()
+        };
+        self.var_objects(py, vars)
     }
 
     /// A variable's initial domain, as a sorted list of values.
-    fn domain(&self, var: &Bound<'_, PyAny>) -> PyResult<Vec<i32>> {
+    fn domain(&self, py: Python<'_>, var: &Bound<'_, PyAny>) -> PyResult<Vec<i32>> {
         let v = self.var_of(var)?;
-        Ok(self.inner.domain(v).values().collect())
+        Ok(self.state(py).inner.domain(v).values().collect())
     }
 
     /// Fixes `var` to `value` before search (a given: never a search node).
-    fn fix(&mut self, var: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn fix(&self, py: Python<'_>, var: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let v = self.var_of(var)?;
         let value = value_i32(value, "the value")?;
-        guarded(|| self.inner.fix(v, value))
+        self.post(py, |m| m.fix(v, value))
     }
 
     /// Posts `x op y + offset`, `op` one of `==`, `!=`, `<`, `<=`, `>`, `>=`. Without an
@@ -274,7 +307,8 @@ impl Model {
     /// relations, as are `==` and `!=` with one; the others become a linear constraint.
     #[pyo3(signature = (x, op, y, offset=0))]
     fn relation(
-        &mut self,
+        &self,
+        py: Python<'_>,
         x: &Bound<'_, PyAny>,
         op: &str,
         y: &Bound<'_, PyAny>,
@@ -282,33 +316,39 @@ impl Model {
     ) -> PyResult<()> {
         let (x, y) = (self.var_of(x)?, self.var_of(y)?);
         cmp(op)?;
-        self.post_relation(x, op, y, offset)
+        self.post_relation(py, x, op, y, offset)
     }
 
     /// Posts `x != y` (a binary relation: the textbook constraint).
-    fn not_equal(&mut self, x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.relation(x, "!=", y, 0)
+    fn not_equal(&self, py: Python<'_>, x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.relation(py, x, "!=", y, 0)
     }
 
     /// Posts `x == y`.
-    fn equal(&mut self, x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.relation(x, "==", y, 0)
+    fn equal(&self, py: Python<'_>, x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.relation(py, x, "==", y, 0)
     }
 
     /// Posts `x < y`.
-    fn less(&mut self, x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.relation(x, "<", y, 0)
+    fn less(&self, py: Python<'_>, x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.relation(py, x, "<", y, 0)
     }
 
     /// Posts `x <= y`.
-    fn less_equal(&mut self, x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.relation(x, "<=", y, 0)
+    fn less_equal(&self, py: Python<'_>, x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.relation(py, x, "<=", y, 0)
     }
 
     /// Posts `|x - y| != c` (the queens' diagonals).
-    fn abs_diff_not_equal(&mut self, x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, c: i32) -> PyResult<()> {
+    fn abs_diff_not_equal(
+        &self,
+        py: Python<'_>,
+        x: &Bound<'_, PyAny>,
+        y: &Bound<'_, PyAny>,
+        c: i32,
+    ) -> PyResult<()> {
         let (x, y) = (self.var_of(x)?, self.var_of(y)?);
-        guarded(|| self.inner.post(x, y, Relation::AbsDiffNotEqual(c)))
+        self.post(py, |m| m.post(x, y, Relation::AbsDiffNotEqual(c)))
     }
 
     /// Posts a binary constraint given as a Python function `predicate(a, b) -> bool`,
@@ -317,12 +357,12 @@ impl Model {
     /// raises, the model is unchanged and a `ValueError` naming the pair is raised from
     /// the function's exception (its `__cause__`).
     fn predicate(
-        &mut self,
+        &self,
+        py: Python<'_>,
         x: &Bound<'_, PyAny>,
         y: &Bound<'_, PyAny>,
         predicate: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let py = x.py();
         let (vx, vy) = (self.var_of(x)?, self.var_of(y)?);
         if !predicate.is_callable() {
             return Err(PyTypeError::new_err(format!(
@@ -330,9 +370,20 @@ impl Model {
                 type_name(predicate)
             )));
         }
+        // The predicate may use this model, or let another thread post to it: it runs
+        // with the domains read, and the table is posted after.
+        let (xs, ys, x_name, y_name) = {
+            let state = self.state(py);
+            let inner = &state.inner;
+            (
+                inner.domain(vx).values().collect::<Vec<i32>>(),
+                inner.domain(vy).values().collect::<Vec<i32>>(),
+                inner.name(vx).to_string(),
+                inner.name(vy).to_string(),
+            )
+        };
         let mut pairs = Vec::new();
-        let ys: Vec<i32> = self.inner.domain(vy).values().collect();
-        for a in self.inner.domain(vx).values() {
+        for &a in &xs {
             for &b in &ys {
                 let allowed = predicate.call1((a, b)).and_then(|r| r.is_truthy());
                 match allowed {
@@ -340,9 +391,7 @@ impl Model {
                     Ok(false) => {}
                     Err(e) if is_plain_error(py, &e) => {
                         let err = PyValueError::new_err(format!(
-                            "the predicate on ({}, {}) raised {} on ({a}, {b}); the model is unchanged",
-                            self.inner.name(vx),
-                            self.inner.name(vy),
+                            "the predicate on ({x_name}, {y_name}) raised {} on ({a}, {b}); the model is unchanged",
                             e.get_type(py).name().map(|n| n.to_string()).unwrap_or_default()
                         ));
                         err.set_cause(py, Some(e));
@@ -352,7 +401,7 @@ impl Model {
                 }
             }
         }
-        guarded(|| self.inner.post(vx, vy, Relation::table(pairs)))
+        self.post(py, |m| m.post(vx, vy, Relation::table(pairs)))
     }
 
     /// Posts all-different over `vars`. `strength="pairwise"` (the default) posts `!=`
@@ -360,40 +409,52 @@ impl Model {
     /// textbook's; `"value"`, `"hidden"` and `"gac"` post one n-ary constraint of that
     /// strength (hidden singles; generalised arc consistency by matching).
     #[pyo3(signature = (vars, strength="pairwise"))]
-    fn all_different(&mut self, vars: &Bound<'_, PyAny>, strength: &str) -> PyResult<()> {
+    fn all_different(&self, py: Python<'_>, vars: &Bound<'_, PyAny>, strength: &str) -> PyResult<()> {
         let vars = self.vars_of(vars)?;
         if strength == "pairwise" {
-            return guarded(|| self.inner.all_different(&vars));
+            return self.post(py, |m| m.all_different(&vars));
         }
         let strength = self::strength(strength)?;
-        guarded(|| self.inner.all_different_nary(&vars, strength))
+        self.post(py, |m| m.all_different_nary(&vars, strength))
     }
 
     /// Posts a table (extension) constraint: the values of `vars` form one of `tuples`
     /// (`supports=True`) or none of them (`supports=False`: conflicts). A cell `None` or
     /// `"*"` stands for any value.
     #[pyo3(signature = (vars, tuples, supports=true))]
-    fn table(&mut self, vars: &Bound<'_, PyAny>, tuples: &Bound<'_, PyAny>, supports: bool) -> PyResult<()> {
+    fn table(
+        &self,
+        py: Python<'_>,
+        vars: &Bound<'_, PyAny>,
+        tuples: &Bound<'_, PyAny>,
+        supports: bool,
+    ) -> PyResult<()> {
         let vars = self.vars_of(vars)?;
         let rows = tuples
             .try_iter()?
             .map(|row| table_row(&row?))
             .collect::<PyResult<Vec<_>>>()?;
-        guarded(|| self.inner.table(&vars, rows, supports))
+        self.post(py, |m| m.table(&vars, rows, supports))
     }
 
     /// Posts `sum(terms) op rhs`: `terms` is a list of variables, or of `(coefficient,
     /// variable)` pairs; `op` one of `==`, `!=`, `<`, `<=`, `>`, `>=`; `rhs` an integer or
     /// a variable.
-    fn linear(&mut self, terms: &Bound<'_, PyAny>, op: &str, rhs: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn linear(
+        &self,
+        py: Python<'_>,
+        terms: &Bound<'_, PyAny>,
+        op: &str,
+        rhs: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         let terms = globals::terms(self.id, terms)?;
         let cmp = cmp(op)?;
         if rhs.cast::<Var>().is_ok() {
             let rhs = self.var_of(rhs)?;
-            guarded(|| self.inner.linear_var(&terms, cmp, rhs))
+            self.post(py, |m| m.linear_var(&terms, cmp, rhs))
         } else {
             let rhs = int(rhs, "the right-hand side")?;
-            guarded(|| self.inner.linear(&terms, cmp, rhs))
+            self.post(py, |m| m.linear(&terms, cmp, rhs))
         }
     }
 
@@ -401,7 +462,8 @@ impl Model {
     /// `value` an integer or a variable (generalised arc consistency).
     #[pyo3(signature = (values, index, value, start=0))]
     fn element(
-        &mut self,
+        &self,
+        py: Python<'_>,
         values: &Bound<'_, PyAny>,
         index: &Bound<'_, PyAny>,
         value: &Bound<'_, PyAny>,
@@ -413,14 +475,14 @@ impl Model {
             .collect::<PyResult<Vec<_>>>()?;
         let index = self.var_of(index)?;
         let value = globals::operand(self.id, value)?;
-        guarded(|| self.inner.element(&list, index, start, value))
+        self.post(py, |m| m.element(&list, index, start, value))
     }
 
     /// Posts an expression built from variables with Python's operators (see `Expr`):
     /// `m.add(x + y == z)`, `m.add((x < y) | (y < z))`. Its value must be true (non-zero).
     /// Binary shapes become csp-core's binary relations, linear ones linear constraints,
     /// small scopes tables.
-    fn add(&mut self, expr: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn add(&self, py: Python<'_>, expr: &Bound<'_, PyAny>) -> PyResult<()> {
         let node = node_of(expr)?;
         if let Node::Const(_) = node {
             return Err(PyTypeError::new_err(
@@ -428,58 +490,69 @@ impl Model {
             ));
         }
         let expr = node.to_core(self.id)?;
-        guarded(|| self.inner.intension(&expr))
+        self.post(py, |m| m.intension(&expr))
     }
 
     /// Makes the model a minimisation problem over `var` (`Solver.optimize` then finds a
     /// solution with its smallest value; `solve`, `count` and `solutions` ignore it).
-    fn minimize(&mut self, var: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn minimize(&self, py: Python<'_>, var: &Bound<'_, PyAny>) -> PyResult<()> {
         let v = self.var_of(var)?;
-        guarded(|| self.inner.minimize(v))
+        self.post(py, |m| m.minimize(v))
     }
 
     /// Makes the model a maximisation problem over `var` (see `minimize`).
-    fn maximize(&mut self, var: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn maximize(&self, py: Python<'_>, var: &Bound<'_, PyAny>) -> PyResult<()> {
         let v = self.var_of(var)?;
-        guarded(|| self.inner.maximize(v))
+        self.post(py, |m| m.maximize(v))
     }
 
     /// The objective: `("minimize", var)`, `("maximize", var)` or `None`.
     #[getter]
     fn objective(&self, py: Python<'_>) -> PyResult<Option<(&'static str, Py<Var>)>> {
-        Ok(match self.inner.objective() {
-            Some(csp_core::Objective::Minimize(v)) => Some(("minimize", self.var_object(py, v)?)),
-            Some(csp_core::Objective::Maximize(v)) => Some(("maximize", self.var_object(py, v)?)),
-            Some(_) | None => None,
-        })
+        let objective = {
+            let state = self.state(py);
+            let inner = &state.inner;
+            match inner.objective() {
+                Some(csp_core::Objective::Minimize(v)) => Some(("minimize", v, inner.name(v).to_string())),
+                Some(csp_core::Objective::Maximize(v)) => Some(("maximize", v, inner.name(v).to_string())),
+                Some(_) | None => None,
+            }
+        };
+        objective
+            .map(|(sense, v, name)| Ok((sense, Var::create(py, self.id, v, &name)?)))
+            .transpose()
     }
 
     /// Whether `solution` (a dict name -> value, or a list of values in variable order)
     /// satisfies every domain and constraint.
-    fn is_solution(&self, solution: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let values = self.values_of(solution)?;
-        Ok(self.inner.is_solution(&values))
+    fn is_solution(&self, py: Python<'_>, solution: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let values = self.values_of(py, solution)?;
+        let state = self.state(py);
+        shielded(|| state.inner.is_solution(&values))
     }
 
     /// What `solution` violates, in words; `None` for a solution.
-    fn violation(&self, solution: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
-        let values = self.values_of(solution)?;
-        Ok(self.inner.violation(&values))
+    fn violation(&self, py: Python<'_>, solution: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let values = self.values_of(py, solution)?;
+        let state = self.state(py);
+        shielded(|| state.inner.violation(&values))
     }
 
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         let label = match &self.name {
             Some(name) => format!("{name:?}, "),
             None => String::new(),
         };
+        let state = self.state(py);
+        let inner = &state.inner;
         format!(
             "Model({label}vars={}, binary={}, nary={}, objective={})",
-            self.inner.num_vars(),
-            self.inner.constraints().len(),
-            self.inner.propagators().len(),
-            match self.inner.objective() {
-                Some(csp_core::Objective::Minimize(v)) => format!("minimize {}", self.inner.name(v)),
-                Some(csp_core::Objective::Maximize(v)) => format!("maximize {}", self.inner.name(v)),
+            inner.num_vars(),
+            inner.constraints().len(),
+            inner.propagators().len(),
+            match inner.objective() {
+                Some(csp_core::Objective::Minimize(v)) => format!("minimize {}", inner.name(v)),
+                Some(csp_core::Objective::Maximize(v)) => format!("maximize {}", inner.name(v)),
                 Some(_) | None => "none".to_string(),
             }
         )
@@ -489,24 +562,29 @@ impl Model {
     // arguments are read in `model_globals.rs`.
 
     /// Posts `allEqual`: every variable of `vars` takes the same value.
-    fn all_equal(&mut self, vars: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn all_equal(&self, py: Python<'_>, vars: &Bound<'_, PyAny>) -> PyResult<()> {
         let vars = self.vars_of(vars)?;
-        guarded(|| self.inner.all_equal(&vars))
+        self.post(py, |m| m.all_equal(&vars))
     }
 
     /// Posts all-different except the values of `except_`: any number of variables may
     /// take one of those.
-    fn all_different_except(&mut self, vars: &Bound<'_, PyAny>, except_: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn all_different_except(
+        &self,
+        py: Python<'_>,
+        vars: &Bound<'_, PyAny>,
+        except_: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         let vars = self.vars_of(vars)?;
         let except = domain::values(except_, "an excepted value")?;
-        guarded(|| self.inner.all_different_except(&vars, &except))
+        self.post(py, |m| m.all_different_except(&vars, &except))
     }
 
     /// Posts all-different over lists: the lists (of one length) are pairwise distinct
     /// as tuples.
-    fn all_different_lists(&mut self, lists: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn all_different_lists(&self, py: Python<'_>, lists: &Bound<'_, PyAny>) -> PyResult<()> {
         let lists = globals::lists(self.id, lists)?;
-        guarded(|| self.inner.all_different_lists(&lists))
+        self.post(py, |m| m.all_different_lists(&lists))
     }
 
     /// Posts `ordered`: `vars[i] + lengths[i] op vars[i+1]` for each consecutive pair,
@@ -514,7 +592,8 @@ impl Model {
     /// may be left out.
     #[pyo3(signature = (vars, op="<=", lengths=None))]
     fn ordered(
-        &mut self,
+        &self,
+        py: Python<'_>,
         vars: &Bound<'_, PyAny>,
         op: &str,
         lengths: Option<&Bound<'_, PyAny>>,
@@ -522,44 +601,46 @@ impl Model {
         let vars = self.vars_of(vars)?;
         let order = globals::order(op)?;
         let lengths = lengths.map(|l| globals::int_or_vars(self.id, l)).transpose()?;
-        guarded(|| self.inner.ordered(&vars, lengths.as_deref(), order))
+        self.post(py, |m| m.ordered(&vars, lengths.as_deref(), order))
     }
 
     /// Posts `lex`: each list is lexicographically `op` the next (`<`, `<=`, `>=`, `>`).
     #[pyo3(signature = (lists, op="<="))]
-    fn lex(&mut self, lists: &Bound<'_, PyAny>, op: &str) -> PyResult<()> {
+    fn lex(&self, py: Python<'_>, lists: &Bound<'_, PyAny>, op: &str) -> PyResult<()> {
         let lists = globals::lists(self.id, lists)?;
         let order = globals::order(op)?;
-        guarded(|| self.inner.lex(&lists, order))
+        self.post(py, |m| m.lex(&lists, order))
     }
 
     /// Posts `lex` on a matrix: its rows, and its columns, each lexicographically `op`
     /// the next.
     #[pyo3(signature = (rows, op="<="))]
-    fn lex_matrix(&mut self, rows: &Bound<'_, PyAny>, op: &str) -> PyResult<()> {
+    fn lex_matrix(&self, py: Python<'_>, rows: &Bound<'_, PyAny>, op: &str) -> PyResult<()> {
         let rows = globals::lists(self.id, rows)?;
         let order = globals::order(op)?;
-        guarded(|| self.inner.lex_matrix(&rows, order))
+        self.post(py, |m| m.lex_matrix(&rows, order))
     }
 
     /// Posts `precedence`: if a variable takes `values[k+1]`, an earlier one takes
     /// `values[k]`; `covered`: every value is taken.
     #[pyo3(signature = (vars, values, covered=false))]
     fn precedence(
-        &mut self,
+        &self,
+        py: Python<'_>,
         vars: &Bound<'_, PyAny>,
         values: &Bound<'_, PyAny>,
         covered: bool,
     ) -> PyResult<()> {
         let vars = self.vars_of(vars)?;
         let values = domain::values(values, "a value")?;
-        guarded(|| self.inner.precedence(&vars, &values, covered))
+        self.post(py, |m| m.precedence(&vars, &values, covered))
     }
 
     /// Posts `count`: `counter` is the number of variables of `vars` whose value is
     /// `values` (an integer, a list of integers: `among`, or a variable).
     fn count(
-        &mut self,
+        &self,
+        py: Python<'_>,
         vars: &Bound<'_, PyAny>,
         values: &Bound<'_, PyAny>,
         counter: &Bound<'_, PyAny>,
@@ -568,17 +649,18 @@ impl Model {
         let counter = self.var_of(counter)?;
         if values.cast::<Var>().is_ok() {
             let value = self.var_of(values)?;
-            return guarded(|| self.inner.count_var(&vars, value, counter));
+            return self.post(py, |m| m.count_var(&vars, value, counter));
         }
         let values = globals::one_or_many(values)?;
-        guarded(|| self.inner.count(&vars, &values, counter))
+        self.post(py, |m| m.count(&vars, &values, counter))
     }
 
     /// Posts `nValues`: `counter` is the number of distinct values of `vars`, those of
     /// `except_` not counted.
     #[pyo3(signature = (vars, counter, except_=None))]
     fn n_values(
-        &mut self,
+        &self,
+        py: Python<'_>,
         vars: &Bound<'_, PyAny>,
         counter: &Bound<'_, PyAny>,
         except_: Option<&Bound<'_, PyAny>>,
@@ -589,14 +671,15 @@ impl Model {
             .map(|e| domain::values(e, "an excepted value"))
             .transpose()?
             .unwrap_or_default();
-        guarded(|| self.inner.n_values(&vars, &except, counter))
+        self.post(py, |m| m.n_values(&vars, &except, counter))
     }
 
     /// Posts `cardinality`: `occurs[j]` (variables) is the number of variables of `vars`
     /// equal to `values[j]`; `closed`: every variable takes one of `values`.
     #[pyo3(signature = (vars, values, occurs, closed=false))]
     fn cardinality(
-        &mut self,
+        &self,
+        py: Python<'_>,
         vars: &Bound<'_, PyAny>,
         values: &Bound<'_, PyAny>,
         occurs: &Bound<'_, PyAny>,
@@ -605,21 +688,21 @@ impl Model {
         let vars = self.vars_of(vars)?;
         let values = domain::values(values, "a value")?;
         let occurs = self.vars_of(occurs)?;
-        guarded(|| self.inner.cardinality(&vars, &values, &occurs, closed))
+        self.post(py, |m| m.cardinality(&vars, &values, &occurs, closed))
     }
 
     /// Posts `minimum`: `result = min(vars)`.
-    fn minimum(&mut self, vars: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn minimum(&self, py: Python<'_>, vars: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>) -> PyResult<()> {
         let vars = self.vars_of(vars)?;
         let result = self.var_of(result)?;
-        guarded(|| self.inner.minimum(&vars, result))
+        self.post(py, |m| m.minimum(&vars, result))
     }
 
     /// Posts `maximum`: `result = max(vars)`.
-    fn maximum(&mut self, vars: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn maximum(&self, py: Python<'_>, vars: &Bound<'_, PyAny>, result: &Bound<'_, PyAny>) -> PyResult<()> {
         let vars = self.vars_of(vars)?;
         let result = self.var_of(result)?;
-        guarded(|| self.inner.maximum(&vars, result))
+        self.post(py, |m| m.maximum(&vars, result))
     }
 
     /// Posts `channel`. One list: `xs[i] = j + start_x <=> xs[j] = i + start_x`. Two lists:
@@ -627,7 +710,8 @@ impl Model {
     /// length).
     #[pyo3(signature = (xs, ys=None, start_x=0, start_y=0))]
     fn channel(
-        &mut self,
+        &self,
+        py: Python<'_>,
         xs: &Bound<'_, PyAny>,
         ys: Option<&Bound<'_, PyAny>>,
         start_x: i32,
@@ -635,10 +719,10 @@ impl Model {
     ) -> PyResult<()> {
         let xs = self.vars_of(xs)?;
         match ys {
-            None => guarded(|| self.inner.channel_self(&xs, start_x)),
+            None => self.post(py, |m| m.channel_self(&xs, start_x)),
             Some(ys) => {
                 let ys = self.vars_of(ys)?;
-                guarded(|| self.inner.channel(&xs, start_x, &ys, start_y))
+                self.post(py, |m| m.channel(&xs, start_x, &ys, start_y))
             }
         }
     }
@@ -647,20 +731,22 @@ impl Model {
     /// start`.
     #[pyo3(signature = (bools, value, start=0))]
     fn channel_value(
-        &mut self,
+        &self,
+        py: Python<'_>,
         bools: &Bound<'_, PyAny>,
         value: &Bound<'_, PyAny>,
         start: i32,
     ) -> PyResult<()> {
         let bools = self.vars_of(bools)?;
         let value = self.var_of(value)?;
-        guarded(|| self.inner.channel_value(&bools, start, value))
+        self.post(py, |m| m.channel_value(&bools, start, value))
     }
 
     /// Posts `regular`: the values of `vars` spell a word the automaton accepts. States
     /// are `0..states`; `transitions` are `(from, value, to)` triples.
     fn regular(
-        &mut self,
+        &self,
+        py: Python<'_>,
         vars: &Bound<'_, PyAny>,
         states: usize,
         start: usize,
@@ -670,13 +756,14 @@ impl Model {
         let vars = self.vars_of(vars)?;
         within_bound("states", states)?;
         let automaton = guarded(|| csp_core::Automaton::new(states, start, finals, transitions))?;
-        guarded(|| self.inner.regular(&vars, &automaton))
+        self.post(py, |m| m.regular(&vars, &automaton))
     }
 
     /// Posts `mdd`: the values of `vars` label a path from `root` to `terminal` of the
     /// diagram (nodes `0..nodes`, edges `(from, value, to)`).
     fn mdd(
-        &mut self,
+        &self,
+        py: Python<'_>,
         vars: &Bound<'_, PyAny>,
         nodes: usize,
         root: usize,
@@ -686,21 +773,22 @@ impl Model {
         let vars = self.vars_of(vars)?;
         within_bound("nodes", nodes)?;
         let mdd = guarded(|| csp_core::Mdd::new(nodes, root, terminal, transitions))?;
-        guarded(|| self.inner.mdd(&vars, &mdd))
+        self.post(py, |m| m.mdd(&vars, &mdd))
     }
 
     /// Posts `circuit`: `succ[i] = j + start` makes `j` the successor of `i`; the arcs
     /// that are no loops form one cycle; `size` (an integer or a variable) its length.
     #[pyo3(signature = (succ, start=0, size=None))]
     fn circuit(
-        &mut self,
+        &self,
+        py: Python<'_>,
         succ: &Bound<'_, PyAny>,
         start: i32,
         size: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let succ = self.vars_of(succ)?;
         let size = size.map(|s| globals::int_or_var(self.id, s)).transpose()?;
-        guarded(|| self.inner.circuit(&succ, start, size))
+        self.post(py, |m| m.circuit(&succ, start, size))
     }
 
     /// Posts `noOverlap`. Tasks on one machine: `origins` variables and `lengths`
@@ -709,7 +797,8 @@ impl Model {
     /// overlaps nothing.
     #[pyo3(signature = (origins, lengths, zero_ignored=true))]
     fn no_overlap(
-        &mut self,
+        &self,
+        py: Python<'_>,
         origins: &Bound<'_, PyAny>,
         lengths: &Bound<'_, PyAny>,
         zero_ignored: bool,
@@ -720,11 +809,11 @@ impl Model {
                 .try_iter()?
                 .map(|l| globals::int_or_vars(self.id, &l?))
                 .collect::<PyResult<Vec<_>>>()?;
-            return guarded(|| self.inner.no_overlap_boxes(&origins, &lengths, zero_ignored));
+            return self.post(py, |m| m.no_overlap_boxes(&origins, &lengths, zero_ignored));
         }
         let origins = self.vars_of(origins)?;
         let lengths = globals::int_or_vars(self.id, lengths)?;
-        guarded(|| self.inner.no_overlap(&origins, &lengths, zero_ignored))
+        self.post(py, |m| m.no_overlap(&origins, &lengths, zero_ignored))
     }
 
     /// Posts `cumulative`: at every time the heights of the running tasks add up to at
@@ -732,7 +821,8 @@ impl Model {
     /// peak are integers or variables.
     #[pyo3(signature = (origins, lengths, heights, peak, exact=false))]
     fn cumulative(
-        &mut self,
+        &self,
+        py: Python<'_>,
         origins: &Bound<'_, PyAny>,
         lengths: &Bound<'_, PyAny>,
         heights: &Bound<'_, PyAny>,
@@ -743,14 +833,15 @@ impl Model {
         let lengths = globals::int_or_vars(self.id, lengths)?;
         let heights = globals::int_or_vars(self.id, heights)?;
         let peak = globals::int_or_var(self.id, peak)?;
-        guarded(|| self.inner.cumulative(&origins, &lengths, &heights, peak, exact))
+        self.post(py, |m| m.cumulative(&origins, &lengths, &heights, peak, exact))
     }
 
     /// Posts `binPacking`: `loads[b]` is the total size of the items with `bins[i] ==
     /// first_bin + b`.
     #[pyo3(signature = (bins, sizes, loads, first_bin=0))]
     fn bin_packing(
-        &mut self,
+        &self,
+        py: Python<'_>,
         bins: &Bound<'_, PyAny>,
         sizes: Vec<i64>,
         loads: &Bound<'_, PyAny>,
@@ -758,24 +849,50 @@ impl Model {
     ) -> PyResult<()> {
         let bins = self.vars_of(bins)?;
         let loads = self.vars_of(loads)?;
-        guarded(|| self.inner.bin_packing(&bins, &sizes, &loads, first_bin))
+        self.post(py, |m| m.bin_packing(&bins, &sizes, &loads, first_bin))
     }
 }
 
 impl Model {
-    /// Adds a variable that is known to be new.
-    fn push_var(&mut self, py: Python<'_>, name: String, domain: Domain) -> PyResult<Py<Var>> {
-        let id = self.inner.add_named_var(name.clone(), domain);
-        self.by_name.insert(name, id.index());
-        self.var_object(py, id)
+    /// `ValueError` if the model has a variable of one of these names.
+    fn check_new(&self, py: Python<'_>, names: &[String]) -> PyResult<()> {
+        let state = self.state(py);
+        match names.iter().find(|name| state.by_name.contains_key(*name)) {
+            Some(taken) => Err(PyValueError::new_err(format!(
+                "the model has a variable {taken} already"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Adds variables of one domain, unless one of the names is taken (by another thread
+    /// since `check_new`, which asked before reading the domain).
+    fn add_vars(&self, py: Python<'_>, names: &[String], domain: Domain) -> PyResult<Vec<VarId>> {
+        self.check_new(py, names)?;
+        let mut state = self.state(py);
+        let State { inner, by_name } = &mut *state;
+        shielded(|| {
+            names
+                .iter()
+                .map(|name| {
+                    let id = inner.add_named_var(name.clone(), domain.clone());
+                    by_name.insert(name.clone(), id.index());
+                    id
+                })
+                .collect()
+        })
     }
 
     /// One value per variable, from a dict name -> value or a list in variable order.
-    fn values_of(&self, solution: &Bound<'_, PyAny>) -> PyResult<Vec<i32>> {
+    fn values_of(&self, py: Python<'_>, solution: &Bound<'_, PyAny>) -> PyResult<Vec<i32>> {
         if let Ok(dict) = solution.cast::<PyDict>() {
-            let mut values = Vec::with_capacity(self.inner.num_vars());
-            for var in self.inner.vars() {
-                let name = self.inner.name(var);
+            let names: Vec<String> = {
+                let state = self.state(py);
+                let inner = &state.inner;
+                inner.vars().map(|v| inner.name(v).to_string()).collect()
+            };
+            let mut values = Vec::with_capacity(names.len());
+            for name in &names {
                 let Some(value) = dict.get_item(name)? else {
                     return Err(PyKeyError::new_err(format!(
                         "the solution has no value for {name}"

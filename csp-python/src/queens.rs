@@ -8,7 +8,7 @@ use pyo3::types::PyDict;
 
 use crate::config::{apply_options, seconds, strategy};
 use crate::convert::{limit_name, merge, stats_dict, to_dict};
-use crate::errors::value_error;
+use crate::errors::{guarded, shielded, value_error};
 use crate::interrupt::{flag, run_interruptibly};
 use crate::model::Model;
 
@@ -37,7 +37,8 @@ fn encoding(kind: &str) -> PyResult<Encoding> {
 #[pyfunction]
 #[pyo3(signature = (n, kind="alldiff"))]
 fn model(n: usize, kind: &str) -> PyResult<Model> {
-    let core = encoding(kind)?.model(n).map_err(value_error)?;
+    let encoding = encoding(kind)?;
+    let core = guarded(|| encoding.model(n))?;
     Ok(Model::from_core(core, Some(format!("queens-{n}")), None))
 }
 
@@ -70,7 +71,7 @@ fn solve<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let (encoding, base) = match strategy {
         None => {
-            let (default_encoding, config) = csp_queens::default_solve(n);
+            let (default_encoding, config) = shielded(|| csp_queens::default_solve(n))?;
             (
                 model.map(self::encoding).transpose()?.unwrap_or(default_encoding),
                 config,
@@ -190,15 +191,15 @@ fn min_conflicts<'py>(
 /// Checks a board independently of the solver: `None` if `rows` (the row of each
 /// column's queen) places the queens so that none attacks another, else why not.
 #[pyfunction]
-fn verify(rows: Vec<u32>) -> Option<String> {
-    csp_queens::verify(&rows).err()
+fn verify(rows: Vec<u32>) -> PyResult<Option<String>> {
+    shielded(|| csp_queens::verify(&rows).err())
 }
 
 /// The board drawn as text (`Q` and `.`), for boards of at most 40 columns (`None`
 /// beyond).
 #[pyfunction]
-fn board(rows: Vec<u32>) -> Option<String> {
-    csp_queens::board(&rows)
+fn board(rows: Vec<u32>) -> PyResult<Option<String>> {
+    shielded(|| csp_queens::board(&rows))
 }
 
 /// The model's name as `csp queens --model` spells it.

@@ -1,6 +1,9 @@
 //! `csp.Solver`: backtracking search on a model with a strategy and options, the
 //! outcome, and the statistics.
 
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use csp_core::{LimitKind, Model as CoreModel, Outcome, Stats};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -9,6 +12,7 @@ use pyo3::types::PyDict;
 use crate::config::{search_config, strategy};
 use crate::convert::{limit_name, stats_dict};
 use crate::interrupt::flag;
+use crate::locks::{Turn, lock};
 use crate::model::{Model, solution_dict};
 use crate::worker::{Answer, Goal, Reply, Request, Worker};
 
@@ -26,7 +30,12 @@ use crate::worker::{Answer, Goal, Reply, Request, Worker};
 /// Solutions are dicts name -> value. The search runs without the GIL; Ctrl-C stops it
 /// with `KeyboardInterrupt` (the solver then says `status == "limit"`, `limit ==
 /// "cancelled"`, and may be asked again).
-#[pyclass(module = "csp", name = "Solver")]
+///
+/// A solver may be shared by threads: its searches take turns (a second call waits for
+/// the first to return), and `stats`, `status`, `limit` and `objective` can be read at
+/// any time; during a search they describe the last call that returned (`searching`
+/// says whether one is running).
+#[pyclass(frozen, module = "csp", name = "Solver")]
 pub struct Solver {
     worker: Worker,
     /// The variables' names (a copy of the model's; the search has its own model).
@@ -35,6 +44,14 @@ pub struct Solver {
     model_id: u64,
     shown: Option<usize>,
     strategy: String,
+    /// Held by the call that is searching: the worker answers one request at a time.
+    turn: Turn,
+    /// What the calls that returned have left: readable while another call searches.
+    last: Mutex<Last>,
+}
+
+/// The outcome and statistics of the last call that returned.
+struct Last {
     stats: Stats,
     status: Option<&'static str>,
     limit: Option<LimitKind>,
@@ -42,12 +59,11 @@ pub struct Solver {
     objective: Option<i64>,
 }
 
-impl Solver {
-    /// Takes a reply's statistics and outcome; returns the answer.
-    fn take(&mut self, reply: Reply) -> PyResult<Answer> {
-        let (answer, stats) = reply.map_err(|f| f.into_py())?;
+impl Last {
+    /// Takes a reply's statistics and outcome.
+    fn record(&mut self, answer: &Answer, stats: Stats) {
         self.stats = stats;
-        match &answer {
+        match answer {
             Answer::Ready => {}
             Answer::Outcome(outcome) => {
                 self.status = Some(outcome.status());
@@ -76,28 +92,35 @@ impl Solver {
                 });
             }
         }
+    }
+}
+
+impl Solver {
+    /// Takes a reply's statistics and outcome; returns the answer.
+    fn take(&self, py: Python<'_>, reply: Reply) -> PyResult<Answer> {
+        let (answer, stats) = reply.map_err(|f| f.into_py())?;
+        lock(py, &self.last).record(&answer, stats);
         Ok(answer)
     }
 
-    /// Runs a request, keeping what a Ctrl-C'd search reports before raising.
-    fn run(slf: &Bound<'_, Self>, request: Request) -> PyResult<Answer> {
-        let py = slf.py();
-        let mut this = slf.borrow_mut();
+    /// Runs a request once the solver's turn comes, keeping what a Ctrl-C'd search
+    /// reports before raising.
+    fn run(&self, py: Python<'_>, request: Request) -> PyResult<Answer> {
+        let _turn = self.turn.take(py, "Solver")?;
         let mut cancelled = None;
-        let reply = this.worker.ask(py, request, |r| cancelled = Some(r));
+        let reply = self.worker.ask(py, request, |r| cancelled = Some(r));
         if let Some(r) = cancelled {
-            let _ = this.take(r);
+            let _ = self.take(py, r);
         }
-        this.take(reply?)
+        self.take(py, reply?)
     }
 
     /// The next solution, as a dict (`None` when there is none left or a limit stopped the
     /// search).
-    fn next_solution<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        match Solver::run(slf, Request::Solve)? {
+    fn next_solution<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        match self.run(py, Request::Solve)? {
             Answer::Outcome(Outcome::Solved(values)) => {
-                let this = slf.borrow();
-                Ok(Some(solution_dict(slf.py(), &this.model, this.shown, &values)?))
+                Ok(Some(solution_dict(py, &self.model, self.shown, &values)?))
             }
             _ => Ok(None),
         }
@@ -105,28 +128,57 @@ impl Solver {
 
     /// Optimises `var` as `goal` says, or the model's objective without one.
     fn optimize_var<'py>(
-        slf: &Bound<'py, Self>,
+        &self,
+        py: Python<'py>,
         var: Option<&Bound<'py, PyAny>>,
         goal: fn(csp_core::VarId) -> Goal,
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
         let goal = match var {
             None => Goal::Objective,
-            Some(v) => goal(var_index(slf, v)?),
+            Some(v) => goal(self.var_index(v)?),
         };
-        Solver::optimize_for(slf, goal)
+        self.optimize_for(py, goal)
     }
 
-    fn optimize_for<'py>(slf: &Bound<'py, Self>, goal: Goal) -> PyResult<Option<Bound<'py, PyDict>>> {
-        match Solver::run(slf, Request::Optimize(goal))? {
+    fn optimize_for<'py>(&self, py: Python<'py>, goal: Goal) -> PyResult<Option<Bound<'py, PyDict>>> {
+        match self.run(py, Request::Optimize(goal))? {
             Answer::Optimum(optimum) => match optimum.best {
-                Some(values) => {
-                    let this = slf.borrow();
-                    Ok(Some(solution_dict(slf.py(), &this.model, this.shown, &values)?))
-                }
+                Some(values) => Ok(Some(solution_dict(py, &self.model, self.shown, &values)?)),
                 None => Ok(None),
             },
             _ => Ok(None),
         }
+    }
+
+    /// The variable of a `Var` of the solver's model (made before the solver was).
+    fn var_index(&self, var: &Bound<'_, PyAny>) -> PyResult<csp_core::VarId> {
+        let Ok(v) = var.cast::<crate::expr::Var>() else {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "expected a variable, not {}",
+                crate::domain::type_name(var)
+            )));
+        };
+        let v = v.get();
+        if v.model != self.model_id {
+            return Err(crate::expr::other_model(&v.name));
+        }
+        self.model.var(v.id.index()).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "the variable {} was added after the solver was made",
+                v.name
+            ))
+        })
+    }
+
+    fn repr(&self, py: Python<'_>) -> String {
+        let last = lock(py, &self.last);
+        format!(
+            "Solver(strategy={:?}, status={}, nodes={}, solutions={})",
+            self.strategy,
+            last.status.map_or("None".to_string(), |s| format!("{s:?}")),
+            last.stats.nodes,
+            last.stats.solutions
+        )
     }
 }
 
@@ -143,29 +195,30 @@ impl Solver {
         let parsed = self::strategy(strategy)?;
         let cancel = flag();
         let config = search_config(parsed, options, cancel.clone())?;
-        let (core, shown, model_id) = {
-            let m = model.borrow();
-            (m.inner.clone(), m.shown, m.id)
-        };
+        let model = model.get();
+        let core = model.snapshot(py);
         let (worker, stats) = Worker::start(py, core.clone(), config, cancel)?;
         Ok(Solver {
             worker,
             model: core,
-            model_id,
-            shown,
+            model_id: model.id,
+            shown: model.shown,
             strategy: parsed.to_string(),
-            stats,
-            status: None,
-            limit: None,
-            objective: None,
+            turn: Turn::default(),
+            last: Mutex::new(Last {
+                stats,
+                status: None,
+                limit: None,
+                objective: None,
+            }),
         })
     }
 
     /// Finds the next solution (the first on the first call) as a dict name -> value, or
     /// `None`: then `status` says why (`"unsatisfiable"`: no further solution; `"limit"`:
     /// `limit` says which).
-    fn solve<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        Solver::next_solution(slf)
+    fn solve<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.next_solution(py)
     }
 
     /// A lazy iterator over the remaining solutions, each a dict name -> value, found one
@@ -174,7 +227,7 @@ impl Solver {
     fn solutions(slf: &Bound<'_, Self>) -> SolutionIterator {
         SolutionIterator {
             solver: slf.clone().unbind(),
-            done: false,
+            done: AtomicBool::new(false),
         }
     }
 
@@ -182,8 +235,8 @@ impl Solver {
     /// `limit` if given. `status` is then `"solved"` (counted exactly, at least one),
     /// `"unsatisfiable"` (none), `"capped"` (stopped at `limit`) or `"limit"`.
     #[pyo3(signature = (limit=None))]
-    fn count(slf: &Bound<'_, Self>, limit: Option<u64>) -> PyResult<u64> {
-        match Solver::run(slf, Request::Count(limit))? {
+    fn count(&self, py: Python<'_>, limit: Option<u64>) -> PyResult<u64> {
+        match self.run(py, Request::Count(limit))? {
             Answer::Count(count) => Ok(count.solutions),
             _ => Ok(0),
         }
@@ -193,37 +246,41 @@ impl Solver {
     /// bound; returns the best solution found (or `None`). `status`: `"optimal"`,
     /// `"feasible"` (a limit stopped the proof), `"unsatisfiable"` or `"limit"`;
     /// `objective`: the best value. Needs a fresh solver.
-    fn optimize<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        Solver::optimize_for(slf, Goal::Objective)
+    fn optimize<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.optimize_for(py, Goal::Objective)
     }
 
     /// Finds a solution with the smallest value of `var` (see `optimize`); without `var`,
     /// the model's objective.
     #[pyo3(signature = (var=None))]
     fn minimize<'py>(
-        slf: &Bound<'py, Self>,
+        &self,
+        py: Python<'py>,
         var: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
-        Solver::optimize_var(slf, var, Goal::Minimize)
+        self.optimize_var(py, var, Goal::Minimize)
     }
 
     /// Finds a solution with the largest value of `var` (see `optimize`); without `var`,
     /// the model's objective.
     #[pyo3(signature = (var=None))]
     fn maximize<'py>(
-        slf: &Bound<'py, Self>,
+        &self,
+        py: Python<'py>,
         var: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
-        Solver::optimize_var(slf, var, Goal::Maximize)
+        self.optimize_var(py, var, Goal::Maximize)
     }
 
-    /// The statistics so far, as a dict with the fields of the command line's JSON:
-    /// `nodes`, `backtracks`, `checks`, `pruned`, `revisions`, `propagations`,
-    /// `max_depth`, `solutions`, `restarts`, `nogoods`, `probes`, `place_decisions`,
-    /// `objective`, `nodes_to_best`, `nodes_to_proof`, `elapsed_ms`.
+    /// The statistics of the calls that have returned, as a dict with the fields of the
+    /// command line's JSON: `nodes`, `backtracks`, `checks`, `pruned`, `revisions`,
+    /// `propagations`, `max_depth`, `solutions`, `restarts`, `nogoods`, `probes`,
+    /// `place_decisions`, `objective`, `nodes_to_best`, `nodes_to_proof`, `elapsed_ms`.
+    /// Read from another thread during a search, they are those from before it.
     #[getter]
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        stats_dict(py, &self.stats)
+        let stats = lock(py, &self.last).stats.clone();
+        stats_dict(py, &stats)
     }
 
     /// How the last call ended: `None` before any; `"solved"`, `"unsatisfiable"` or
@@ -231,21 +288,28 @@ impl Solver {
     /// `count`; `"optimal"`, `"feasible"`, `"unsatisfiable"` or `"limit"` after an
     /// optimisation.
     #[getter]
-    fn status(&self) -> Option<&'static str> {
-        self.status
+    fn status(&self, py: Python<'_>) -> Option<&'static str> {
+        lock(py, &self.last).status
     }
 
     /// The limit that stopped the last call: `"nodes"`, `"time"`, `"solutions"`,
     /// `"cancelled"` (Ctrl-C), or `None`.
     #[getter]
-    fn limit(&self) -> Option<String> {
-        self.limit.map(limit_name)
+    fn limit(&self, py: Python<'_>) -> Option<String> {
+        lock(py, &self.last).limit.map(limit_name)
     }
 
     /// The best objective value of the last optimisation (`None`: none found).
     #[getter]
-    fn objective(&self) -> Option<i64> {
-        self.objective
+    fn objective(&self, py: Python<'_>) -> Option<i64> {
+        lock(py, &self.last).objective
+    }
+
+    /// Whether a call of this solver is searching now (in another thread: the thread
+    /// that calls waits for it to return).
+    #[getter]
+    fn searching(&self) -> bool {
+        self.turn.taken()
     }
 
     /// The strategy, as `var/value/inference`.
@@ -254,43 +318,17 @@ impl Solver {
         &self.strategy
     }
 
-    fn __repr__(&self) -> String {
-        format!(
-            "Solver(strategy={:?}, status={}, nodes={}, solutions={})",
-            self.strategy,
-            self.status.map_or("None".to_string(), |s| format!("{s:?}")),
-            self.stats.nodes,
-            self.stats.solutions
-        )
+    fn __repr__(&self, py: Python<'_>) -> String {
+        self.repr(py)
     }
 }
 
-/// The variable of a `Var` of the solver's model (made before the solver was).
-fn var_index(slf: &Bound<'_, Solver>, var: &Bound<'_, PyAny>) -> PyResult<csp_core::VarId> {
-    let Ok(v) = var.cast::<crate::expr::Var>() else {
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "expected a variable, not {}",
-            crate::domain::type_name(var)
-        )));
-    };
-    let v = v.get();
-    let this = slf.borrow();
-    if v.model != this.model_id {
-        return Err(crate::expr::other_model(&v.name));
-    }
-    this.model.var(v.id.index()).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "the variable {} was added after the solver was made",
-            v.name
-        ))
-    })
-}
-
-/// The lazy iterator of `Solver.solutions()`.
-#[pyclass(module = "csp", name = "SolutionIterator")]
+/// The lazy iterator of `Solver.solutions()`. Threads may share it: each `next()` takes
+/// its turn on the solver.
+#[pyclass(frozen, module = "csp", name = "SolutionIterator")]
 pub struct SolutionIterator {
     solver: Py<Solver>,
-    done: bool,
+    done: AtomicBool,
 }
 
 #[pymethods]
@@ -299,19 +337,18 @@ impl SolutionIterator {
         slf
     }
 
-    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        if self.done {
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        if self.done.load(Ordering::Acquire) {
             return Ok(None);
         }
-        let solver = self.solver.bind(py);
-        let next = Solver::next_solution(solver)?;
+        let next = self.solver.get().next_solution(py)?;
         if next.is_none() {
-            self.done = true;
+            self.done.store(true, Ordering::Release);
         }
         Ok(next)
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
-        format!("SolutionIterator({})", self.solver.borrow(py).__repr__())
+        format!("SolutionIterator({})", self.solver.get().repr(py))
     }
 }

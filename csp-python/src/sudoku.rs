@@ -13,7 +13,7 @@ use pyo3::types::{PyDict, PyString};
 use crate::config::{apply_options, duration, given, seconds, strategy};
 use crate::convert::{limit_name, merge, stats_dict, to_dict, to_py};
 use crate::domain::type_name;
-use crate::errors::value_error;
+use crate::errors::{guarded, shielded, value_error};
 use crate::interrupt::{flag, run_interruptibly};
 
 /// Adds the submodule `sudoku` to the extension module.
@@ -85,20 +85,21 @@ impl Grid {
 
     /// Whether this grid is a solution of `puzzle` (solved, and agreeing with its givens).
     fn is_solution_of(&self, puzzle: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.grid.is_solution_of(&grid_of(puzzle)?))
+        let puzzle = grid_of(puzzle)?;
+        shielded(|| self.grid.is_solution_of(&puzzle))
     }
 
     /// The board with box separators, one row per line.
-    fn pretty(&self) -> String {
-        self.grid.pretty().to_string()
+    fn pretty(&self) -> PyResult<String> {
+        shielded(|| self.grid.pretty().to_string())
     }
 
-    fn __str__(&self) -> String {
-        self.grid.to_string()
+    fn __str__(&self) -> PyResult<String> {
+        shielded(|| self.grid.to_string())
     }
 
-    fn __repr__(&self) -> String {
-        format!("Grid({:?})", self.grid.to_string())
+    fn __repr__(&self) -> PyResult<String> {
+        Ok(format!("Grid({:?})", self.__str__()?))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -125,7 +126,8 @@ fn grid_of(obj: &Bound<'_, PyAny>) -> PyResult<csp_sudoku::Grid> {
         return Ok(g.get().grid.clone());
     }
     if let Ok(text) = obj.cast::<PyString>() {
-        return parse_puzzle(&text.to_cow()?).map_err(value_error);
+        let text = text.to_cow()?;
+        return guarded(|| parse_puzzle(&text));
     }
     Err(PyTypeError::new_err(format!(
         "a puzzle is a csp.sudoku.Grid or a str, not {}",
@@ -139,7 +141,7 @@ fn grid_of(obj: &Bound<'_, PyAny>) -> PyResult<csp_sudoku::Grid> {
 #[pyfunction]
 fn parse(text: &str) -> PyResult<Grid> {
     Ok(Grid {
-        grid: parse_puzzle(text).map_err(value_error)?,
+        grid: guarded(|| parse_puzzle(text))?,
     })
 }
 
@@ -260,7 +262,7 @@ fn generate<'py>(
         cancel: Some(cancel.clone()),
         ..GenerateConfig::new(order)
     };
-    let generator = Generator::new(config).map_err(value_error)?;
+    let generator = guarded(|| Generator::new(config))?;
     let made = run_interruptibly(py, &cancel, || generator.puzzle(index))?.map_err(value_error)?;
     let out = PyDict::new(py);
     out.set_item("clues", made.puzzle.givens())?;
@@ -284,8 +286,11 @@ fn with_default_rules<T: Send, E: std::fmt::Display + Send>(
         cancel: Some(cancel.clone()),
         ..Limits::default()
     };
-    let rules = csp_sudoku::SudokuModel::default_for(grid.order());
-    run_interruptibly(py, &cancel, || job(&rules, &limits))?.map_err(value_error)
+    let order = grid.order();
+    run_interruptibly(py, &cancel, || {
+        job(&csp_sudoku::SudokuModel::default_for(order), &limits)
+    })?
+    .map_err(value_error)
 }
 
 /// Rates a puzzle as `csp sudoku rate`: the human techniques it needs, whether guessing
@@ -373,7 +378,8 @@ fn compare<'py>(
                 .map(|p| csp_sudoku::solve(per_order.model(p.order()), p, per_order.config(p.order())))
                 .collect()
         })?;
-        rows.push(to_dict(py, &summarise(&contender, &reports))?);
+        let row = shielded(|| summarise(&contender, &reports))?;
+        rows.push(to_dict(py, &row)?);
     }
     Ok(rows)
 }

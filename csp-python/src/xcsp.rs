@@ -1,14 +1,14 @@
 //! `csp.xcsp`: XCSP3 instances (and DIMACS graph colouring) from csp-xcsp, as `Model`s
 //! with the file's variable names and objective.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use csp_xcsp::{Error, Instance, ReadOptions};
 use pyo3::prelude::*;
 
-use crate::errors::{os_error, value_error};
+use crate::errors::{file_error, value_error};
 use crate::interrupt::{flag, run_interruptibly};
 use crate::model::Model;
 
@@ -22,11 +22,12 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// An instance file's error as Python raises it: `OSError` (`FileNotFoundError`, ...) for
-/// a file that cannot be read, `KeyboardInterrupt` is raised by the waiting thread, and
-/// `ValueError` for anything else (not XCSP3, outside what csp reads, beyond a limit).
-pub(crate) fn xcsp_error(error: Error) -> PyErr {
+/// a file that cannot be read, with `filename` set as `open()` sets it (`path`, the path
+/// as given, else the error's); `ValueError` for anything else (not XCSP3, outside what
+/// csp reads, beyond a limit). (`KeyboardInterrupt` is raised by the waiting thread.)
+pub(crate) fn xcsp_error(py: Python<'_>, error: Error, path: Option<&Path>) -> PyErr {
     match &error {
-        Error::Io { source, .. } => os_error(source.kind(), error.to_string()),
+        Error::Io { path: read, source } => file_error(py, source, path.unwrap_or(Path::new(read))),
         _ => value_error(error),
     }
 }
@@ -56,8 +57,8 @@ pub(crate) fn read_options(cancel: &Arc<AtomicBool>) -> ReadOptions {
 fn load(py: Python<'_>, path: PathBuf) -> PyResult<Model> {
     let cancel = flag();
     let options = read_options(&cancel);
-    let instance =
-        run_interruptibly(py, &cancel, || Instance::from_path_with(&path, &options))?.map_err(xcsp_error)?;
+    let instance = run_interruptibly(py, &cancel, || Instance::from_path_with(&path, &options))?
+        .map_err(|e| xcsp_error(py, e, Some(&path)))?;
     Ok(model_of(instance, Some(path.display().to_string())))
 }
 
@@ -66,8 +67,8 @@ fn load(py: Python<'_>, path: PathBuf) -> PyResult<Model> {
 fn loads(py: Python<'_>, text: &str) -> PyResult<Model> {
     let cancel = flag();
     let options = read_options(&cancel);
-    let instance =
-        run_interruptibly(py, &cancel, || Instance::from_str_with(text, &options))?.map_err(xcsp_error)?;
+    let instance = run_interruptibly(py, &cancel, || Instance::from_str_with(text, &options))?
+        .map_err(|e| xcsp_error(py, e, None))?;
     Ok(model_of(instance, None))
 }
 
@@ -76,7 +77,7 @@ fn loads(py: Python<'_>, text: &str) -> PyResult<Model> {
 #[pyfunction]
 fn load_dimacs(py: Python<'_>, path: PathBuf, colours: u32) -> PyResult<Model> {
     let cancel = flag();
-    let model =
-        run_interruptibly(py, &cancel, || csp_xcsp::dimacs::read(&path, colours))?.map_err(xcsp_error)?;
+    let model = run_interruptibly(py, &cancel, || csp_xcsp::dimacs::read(&path, colours))?
+        .map_err(|e| xcsp_error(py, e, Some(&path)))?;
     Ok(Model::from_core(model, Some(path.display().to_string()), None))
 }

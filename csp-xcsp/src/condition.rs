@@ -125,6 +125,42 @@ impl Condition {
         }
     }
 
+    /// The values of `lo..=hi` that satisfy the condition, as sorted disjoint inclusive
+    /// ranges; `None` when the operand is a variable. The condition's truth changes only at
+    /// its constants (`k` and `k + 1`), so it is tested once per stretch between them.
+    pub fn allowed_within(&self, lo: i64, hi: i64) -> Option<Vec<(i64, i64)>> {
+        let constants: Vec<i64> = match &self.operand {
+            Operand::Var(_) => return None,
+            Operand::Int(k) => vec![*k],
+            Operand::Range(a, b) => vec![*a, *b],
+            Operand::Set(set) => set.clone(),
+        };
+        let mut cuts: Vec<i128> = vec![i128::from(lo), i128::from(hi) + 1];
+        for k in constants.into_iter().map(i128::from) {
+            cuts.extend(
+                [k, k + 1]
+                    .into_iter()
+                    .filter(|&c| c > i128::from(lo) && c <= i128::from(hi)),
+            );
+        }
+        cuts.sort_unstable();
+        cuts.dedup();
+        let mut ranges: Vec<(i64, i64)> = Vec::new();
+        for w in cuts.windows(2) {
+            let (from, to) = (w[0], w[1] - 1);
+            if !self.holds(from, &[]) {
+                continue;
+            }
+            // Both ends lie within `lo..=hi`, so they fit 64 bits.
+            let (from, to) = (from as i64, to as i64);
+            match ranges.last_mut() {
+                Some(last) if last.1 + 1 == from => last.1 = to,
+                _ => ranges.push((from, to)),
+            }
+        }
+        Some(ranges)
+    }
+
     /// The variable of the operand, if it is one.
     pub fn var(&self) -> Option<VarId> {
         match self.operand {

@@ -444,6 +444,7 @@ fn write_optimisation_rows(
     runs: &[&RunRecord],
 ) -> std::io::Result<()> {
     let proof = |r: &RunRecord| r.stats.nodes_to_proof.map_or("-".to_string(), |n| n.to_string());
+    let to_best = |r: &RunRecord| r.stats.nodes_to_best.map_or("-".to_string(), |n| n.to_string());
     let best = |r: &RunRecord| r.stats.objective.map_or("-".to_string(), |v| v.to_string());
     let proved = |r: &RunRecord| {
         if r.status == RunStatus::Optimal {
@@ -470,7 +471,7 @@ fn write_optimisation_rows(
                     .unwrap_or_default(),
                 best(r),
                 proved(r),
-                r.stats.nodes_to_best,
+                to_best(r),
                 proof(r),
                 r.stats.nodes,
                 r.seconds() * 1000.0
@@ -494,7 +495,7 @@ fn write_optimisation_rows(
             r.strategy,
             best(r),
             proved(r),
-            r.stats.nodes_to_best,
+            to_best(r),
             proof(r),
             r.stats.nodes,
             r.seconds() * 1000.0

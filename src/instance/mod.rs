@@ -60,7 +60,8 @@ pub fn default_restarts() -> Option<Restarts> {
 pub struct InstanceArgs {
     /// Number of colours for DIMACS graph-colouring files (`.col`): one variable per vertex
     /// (`v1` .. `vN`) over `0..K-1`, `!=` on every edge. A vertex without an edge is not
-    /// searched: it takes colour 0 (every colour with `--all`) and multiplies the count by K.
+    /// searched: `solve` gives it colour 0 (every colour, under `solve --all`) and `count`
+    /// multiplies the count by K.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=1_000_000), allow_negative_numbers = true)]
     pub colors: Option<u32>,
     /// All-different strength for instances: value, hidden, gac. Default: gac.
@@ -190,8 +191,8 @@ impl SearchArgs {
 /// Output formats of `solve` and `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// `name=value` pairs separated by spaces, in declaration order (`# ...` lines for
-    /// answers without a solution).
+    /// Text: for `solve`, each solution as `name=value` pairs in declaration order (`# ...`
+    /// lines for answers without a solution); for `count`, the number of solutions.
     Line,
     /// One JSON object per answer.
     Json,

@@ -250,6 +250,16 @@ pub fn run(args: ReportArgs) -> Result<u8, CliError> {
     if duplicates > 0 {
         note!("{duplicates} runs appear more than once; the first record of each is used");
     }
+    // Checked before anything is written, with or without --svg: a misspelt strategy is
+    // an error whichever output was asked for.
+    for s in &args.scatter {
+        if !by_strategy.contains_key(s) {
+            return Err(usage(format!("--scatter: no run of strategy `{s}`")));
+        }
+    }
+    if !args.scatter.is_empty() && args.svg.is_none() {
+        note!("--scatter draws into the chart of --svg FILE; without it there is no chart");
+    }
     let merged = report(&by_strategy, runs);
     let text = match args.format {
         ReportFormat::Table => table(&merged, args.files.len(), duplicates),
@@ -262,14 +272,7 @@ pub fn run(args: ReportArgs) -> Result<u8, CliError> {
     if let Some(path) = &args.svg {
         let names: Vec<&String> = by_strategy.keys().collect();
         let pair = match &args.scatter[..] {
-            [a, b] => {
-                for s in [a, b] {
-                    if !by_strategy.contains_key(s) {
-                        return Err(usage(format!("--scatter: no run of strategy `{s}`")));
-                    }
-                }
-                Some((a, b))
-            }
+            [a, b] => Some((a, b)),
             _ => (names.len() >= 2).then(|| (names[0], names[1])),
         };
         let svg = chart(&by_strategy, runs_per_strategy(&merged), pair);

@@ -84,9 +84,17 @@ impl Span {
 pub enum Generator {
     /// Model B <n, d, p1, p2>: exactly round(p1 n(n-1)/2) binary constraints on distinct
     /// pairs, each forbidding exactly round(p2 d²) pairs of values.
+    #[command(
+        override_usage = "csp random model-b --n <N> --d <D> --p1 <P1> --p2 <P2> [OPTIONS]\n       \
+                       csp sweep model-b --n <N> --d <D> --p1 <P1> (--p2 <FROM:TO:STEP> | --kappa <FROM:TO:STEP>) [OPTIONS]"
+    )]
     ModelB(ModelBFlags),
     /// Model RB <k, n, alpha, r, p>: d = round(n^alpha) values, round(r n ln n) k-ary
     /// constraints on random scopes, each forbidding round(p d^k) tuples.
+    #[command(
+        override_usage = "csp random rb --k <K> --n <N> --alpha <ALPHA> --r <R> --p <P> [OPTIONS]\n       \
+                       csp sweep rb --k <K> --n <N> --alpha <ALPHA> --r <R> (--p <FROM:TO:STEP> | --kappa <FROM:TO:STEP>) [OPTIONS]"
+    )]
     Rb(RbFlags),
 }
 

@@ -1,5 +1,7 @@
-//! `binPacking`: `loads[b]` is the total size of the items put in bin `first + b` (every
-//! item in one of the bins). Load bounds (after Shaw 2004, without the knapsack
+//! `binPacking`: every item goes in one of the bins `first..first + loads.len()`, and the
+//! load of bin `b` (the total size of its items) equals a variable or lies in a set of
+//! allowed loads (constant bounds and conditions need no load variable, which a search
+//! without inference would branch on). Load bounds (after Shaw 2004, without the knapsack
 //! reasoning): each load lies between what its fixed items weigh and what could still go
 //! in; the loads add up to the total size; an item too large for what a bin has left
 //! leaves it, and an item a bin cannot reach its minimum without goes in. O(items x bins).
@@ -8,7 +10,7 @@ use crate::constraints::exact_once_complete;
 use crate::constraints::forward_check_last;
 use crate::constraints::scope::Arg;
 use crate::constraints::scratch::with_scratch;
-use crate::constraints::{bounds, retain_range};
+use crate::constraints::tally::Tally;
 use crate::propagation::{Conflict, Event, Priority, PropagationContext, Propagator};
 use crate::var::VarId;
 
@@ -18,7 +20,7 @@ pub(crate) struct BinPacking {
     scope: Vec<VarId>,
     bins: Vec<Arg>,
     sizes: Vec<i64>,
-    loads: Vec<Arg>,
+    loads: Vec<Tally>,
     first: i64,
     total: i64,
 }
@@ -28,7 +30,7 @@ impl BinPacking {
         scope: Vec<VarId>,
         bins: Vec<Arg>,
         sizes: Vec<i64>,
-        loads: Vec<Arg>,
+        loads: Vec<Tally>,
         first: i64,
     ) -> BinPacking {
         let total = sizes.iter().sum();
@@ -67,10 +69,7 @@ impl Propagator for BinPacking {
                 None => return false,
             }
         }
-        self.loads
-            .iter()
-            .zip(&load)
-            .all(|(l, &w)| i64::from(l.value(values)) == w)
+        self.loads.iter().zip(&load).all(|(l, &w)| l.accepts(values, w))
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>, _event: Event) -> Result<(), Conflict> {
@@ -96,23 +95,17 @@ impl Propagator for BinPacking {
                 }
             }
             // The loads within their bounds, and adding up to the total.
+            let range = &mut s.pairs;
+            range.clear();
             for b in 0..m {
-                retain_range(ctx, self.loads[b].var, required[b], possible[b])?;
+                range.push(self.loads[b].narrow(ctx, required[b], possible[b])?);
             }
-            let (mut sum_min, mut sum_max) = (0i64, 0i64);
-            for l in &self.loads {
-                let (lo, hi) = bounds(ctx, l.var)?;
-                sum_min += lo;
-                sum_max += hi;
-            }
-            for l in &self.loads {
-                let (lo, hi) = bounds(ctx, l.var)?;
-                retain_range(
-                    ctx,
-                    l.var,
-                    self.total - (sum_max - hi),
-                    self.total - (sum_min - lo),
-                )?;
+            let sum_min: i64 = range.iter().map(|r| r.0).sum();
+            let sum_max: i64 = range.iter().map(|r| r.1).sum();
+            for (load, r) in self.loads.iter().zip(range.iter_mut()) {
+                let (lo, hi) = *r;
+                let (floor, ceiling) = (self.total - (sum_max - hi), self.total - (sum_min - lo));
+                *r = load.narrow(ctx, lo.max(floor), hi.min(ceiling))?;
             }
             // Items: out of a bin they would overfill, into a bin that needs them.
             for (x, &size) in self.bins.iter().zip(&self.sizes) {
@@ -124,7 +117,7 @@ impl Propagator for BinPacking {
                     if !ctx.contains(x.var, a) {
                         continue;
                     }
-                    let (lo, hi) = bounds(ctx, self.loads[b].var)?;
+                    let (lo, hi) = range[b];
                     if required[b] + size > hi {
                         ctx.remove(x.var, a)?;
                     } else if possible[b] - size < lo {

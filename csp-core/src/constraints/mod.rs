@@ -43,6 +43,7 @@ pub(crate) mod scope;
 pub(crate) mod scratch;
 pub(crate) mod separable;
 pub(crate) mod table;
+pub(crate) mod tally;
 
 use smallvec::SmallVec;
 

@@ -16,6 +16,7 @@ use crate::constraints::min_max::MinMax;
 use crate::constraints::precedence::Precedence;
 use crate::constraints::scheduling::{Cumulative, NoOverlap, NoOverlapBoxes, Task};
 use crate::constraints::scope::{Arg, ScopeBuilder, Term};
+use crate::constraints::tally::Tally;
 use crate::constraints::{Order, Strength, check_scope};
 use crate::error::ModelError;
 use crate::model::Model;
@@ -227,7 +228,35 @@ impl Model {
         self.validate_var(counter)?;
         let mut scope = ScopeBuilder::new();
         let list = scope.list(vars);
-        let counter = scope.list(&[counter])[0];
+        let counter = Tally::Var(scope.list(&[counter])[0]);
+        self.add_propagator(Among::new(scope.finish(), list, value_set(values), counter))?;
+        Ok(())
+    }
+
+    /// Posts `count` with constant bounds: `#{i : vars[i] in values}` is one of the values of
+    /// the inclusive ranges `allowed` (in any order; they may overlap). No counter variable
+    /// is made, so a search branches on the list alone.
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, SearchConfig, Solver};
+    ///
+    /// // Three variables over 0..1: one or three of them take the value 1.
+    /// let mut model = Model::new();
+    /// let xs: Vec<_> = (0..3).map(|_| model.add_var(Domain::range(0, 1).unwrap())).collect();
+    /// model.count_within(&xs, &[1], &[(1, 1), (3, 3)]).unwrap();
+    /// let mut solver = Solver::new(&model, SearchConfig::default()).unwrap();
+    /// assert_eq!(solver.count().solutions, 4);
+    /// ```
+    pub fn count_within(
+        &mut self,
+        vars: &[VarId],
+        values: &[i32],
+        allowed: &[(i64, i64)],
+    ) -> Result<(), ModelError> {
+        check_scope("count", vars.iter().copied(), self.num_vars())?;
+        let mut scope = ScopeBuilder::new();
+        let list = scope.list(vars);
+        let counter = Tally::allowed(allowed);
         self.add_propagator(Among::new(scope.finish(), list, value_set(values), counter))?;
         Ok(())
     }
@@ -635,8 +664,54 @@ impl Model {
         loads: &[VarId],
         first_bin: i32,
     ) -> Result<(), ModelError> {
-        check_scope("binPacking", bins.iter().copied(), self.num_vars())?;
         check_scope("binPacking", loads.iter().copied(), self.num_vars())?;
+        let mut scope = ScopeBuilder::new();
+        let b = scope.list(bins);
+        let l = scope.list(loads).into_iter().map(Tally::Var).collect();
+        self.post_bin_packing(scope, b, bins, sizes, l, first_bin)
+    }
+
+    /// Posts `binPacking` with the loads bounded by constants instead of equal to variables:
+    /// every item goes in one of the bins `first_bin..first_bin + allowed.len()`, and the
+    /// load of bin `first_bin + b` is one of the values of the inclusive ranges
+    /// `allowed[b]` (in any order; they may overlap). Sizes as in [`Model::bin_packing`].
+    /// No load variable is made: a search, above all one without inference, branches on
+    /// the items alone.
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, SearchConfig, Solver};
+    ///
+    /// // Three items of size 1 in bins 0 and 1; a bin holds 0 or 2 items, never 1.
+    /// let mut model = Model::new();
+    /// let items: Vec<_> = (0..3).map(|_| model.add_var(Domain::range(0, 1).unwrap())).collect();
+    /// let even = vec![(0, 0), (2, 2)];
+    /// model.bin_packing_within(&items, &[1, 1, 1], &[even.clone(), even], 0).unwrap();
+    /// let mut solver = Solver::new(&model, SearchConfig::default()).unwrap();
+    /// assert_eq!(solver.count().solutions, 0); // three items cannot make two even loads
+    /// ```
+    pub fn bin_packing_within(
+        &mut self,
+        bins: &[VarId],
+        sizes: &[i64],
+        allowed: &[Vec<(i64, i64)>],
+        first_bin: i32,
+    ) -> Result<(), ModelError> {
+        let mut scope = ScopeBuilder::new();
+        let b = scope.list(bins);
+        let loads = allowed.iter().map(|ranges| Tally::allowed(ranges)).collect();
+        self.post_bin_packing(scope, b, bins, sizes, loads, first_bin)
+    }
+
+    fn post_bin_packing(
+        &mut self,
+        scope: ScopeBuilder,
+        items: Vec<Arg>,
+        bins: &[VarId],
+        sizes: &[i64],
+        loads: Vec<Tally>,
+        first_bin: i32,
+    ) -> Result<(), ModelError> {
+        check_scope("binPacking", bins.iter().copied(), self.num_vars())?;
         if sizes.len() != bins.len() {
             return Err(ModelError::LengthMismatch {
                 what: "binPacking sizes",
@@ -651,13 +726,11 @@ impl Model {
             }
         }
         self.within_indices(bins, first_bin, loads.len())?;
-        let mut scope = ScopeBuilder::new();
-        let (b, l) = (scope.list(bins), scope.list(loads));
         self.add_propagator(BinPacking::new(
             scope.finish(),
-            b,
+            items,
             sizes.to_vec(),
-            l,
+            loads,
             i64::from(first_bin),
         ))?;
         Ok(())

@@ -74,6 +74,20 @@ pub enum RandomError {
         /// What it must be.
         expected: &'static str,
     },
+    /// A forced instance whose constraints would forbid every tuple, the hidden solution's
+    /// too.
+    #[error(
+        "with --forced, round(p·d^k) must be below d^k = {tuples} (a constraint must allow the hidden \
+         solution's tuple); p = {p} forbids round({p}·{tuples}) = {tuples}: take p below {below}"
+    )]
+    ForcedTooTight {
+        /// The tightness asked for.
+        p: f64,
+        /// `d^k`, the tuples of a constraint.
+        tuples: u64,
+        /// The tightness from which every tuple is forbidden: `(d^k - 1/2) / d^k`.
+        below: f64,
+    },
     /// An instance too large to be written out.
     #[error("the instance would be too large: {what}")]
     TooLarge {

@@ -58,10 +58,10 @@ impl ModelRb {
             d as u64,
         )?;
         if self.forced && self.nogoods_per_constraint() as u64 == all {
-            return Err(RandomError::OutOfRange {
-                name: "p",
-                value: self.p,
-                expected: "below 1 with --forced (a constraint must allow the hidden solution)",
+            return Err(RandomError::ForcedTooTight {
+                p: self.p,
+                tuples: all,
+                below: (all as f64 - 0.5) / all as f64,
             });
         }
         Ok(())

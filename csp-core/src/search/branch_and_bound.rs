@@ -216,7 +216,7 @@ impl Solver<'_> {
                     let bound = self.bound.as_mut().expect("installed above");
                     bound.improve(&self.state.value, value);
                     self.stats.objective = Some(value);
-                    self.stats.nodes_to_best = self.stats.nodes;
+                    self.stats.nodes_to_best = Some(self.stats.nodes);
                     if !on_improvement(&self.state.value, value) {
                         return Ok(self.optimum(false, None));
                     }

@@ -230,6 +230,14 @@ impl Constraint for Count {
             (Some(ints), _) => {
                 // A value past 32 bits is taken by no variable.
                 let values: Vec<i32> = ints.iter().filter_map(|&k| i32::try_from(k).ok()).collect();
+                // A constant condition needs no counter variable (the search would branch
+                // on it).
+                if let Some(allowed) = self.condition.allowed_within(0, n) {
+                    return p
+                        .model
+                        .count_within(&vars, &values, &allowed)
+                        .map_err(|e| p.err(e));
+                }
                 let counter = p.var_under(0, n, &self.condition)?;
                 p.model.count(&vars, &values, counter).map_err(|e| p.err(e))
             }
@@ -396,6 +404,54 @@ pub struct Cardinality {
     pub closed: bool,
 }
 
+impl Cardinality {
+    /// Posts the constraint as one `count` with constant bounds per value, when the values
+    /// are distinct integers and every bound an interval: no occurrence variable is made
+    /// (a search, above all one without inference, would branch on them). `false` when it
+    /// takes the general form.
+    fn post_within(&self, p: &mut Poster<'_, '_>, vars: &[VarId]) -> Result<bool> {
+        let ints: Option<Vec<i64>> = self
+            .values
+            .iter()
+            .map(|e| match e {
+                Expr::Const(k) => Some(*k),
+                _ => None,
+            })
+            .collect();
+        let bounds: Option<Vec<(i64, i64)>> = self
+            .occurs
+            .iter()
+            .map(|o| match o {
+                Occurs::Within(lo, hi) => Some((*lo, *hi)),
+                Occurs::Exactly(Expr::Const(k)) => Some((*k, *k)),
+                Occurs::Exactly(_) => None,
+            })
+            .collect();
+        let (Some(ints), Some(bounds)) = (ints, bounds) else {
+            return Ok(false);
+        };
+        let mut distinct = ints.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        if distinct.len() != ints.len() {
+            return Ok(false);
+        }
+        if self.closed {
+            for &x in vars {
+                p.filter(x, |a| distinct.binary_search(&i64::from(a)).is_ok())?;
+            }
+        }
+        for (&value, &(lo, hi)) in ints.iter().zip(&bounds) {
+            // A value past 32 bits is taken by no variable: its count is 0.
+            let values: Vec<i32> = i32::try_from(value).into_iter().collect();
+            p.model
+                .count_within(vars, &values, &[(lo, hi)])
+                .map_err(|e| p.err(e))?;
+        }
+        Ok(true)
+    }
+}
+
 impl Constraint for Cardinality {
     fn kind(&self) -> &'static str {
         "cardinality"
@@ -428,6 +484,9 @@ impl Constraint for Cardinality {
     fn post(&self, p: &mut Poster<'_, '_>) -> Result<()> {
         let vars = p.vars_of(&self.items)?;
         let n = vars.len() as i64;
+        if self.post_within(p, &vars)? {
+            return Ok(());
+        }
         let mut occurs = Vec::with_capacity(self.occurs.len());
         for o in &self.occurs {
             occurs.push(match o {

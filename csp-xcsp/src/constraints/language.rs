@@ -79,18 +79,20 @@ fn transitions<'d, 'a>(
             ));
         };
         let value = r.int32(value, node)?;
-        let mut state = |name: &str| -> Result<usize> {
-            if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-                return Err(r.syntax(name, node, format!("`{name}` is not a state name")));
-            }
-            let next = states.len();
-            Ok(*states.entry(name.to_string()).or_insert(next))
-        };
-        let (from, to) = (state(from)?, state(to)?);
+        let (from, to) = (state(r, states, from, node)?, state(r, states, to, node)?);
         out.push((from, value, to));
         r.budget.step()?;
     }
     Ok(out)
+}
+
+/// The number of the state `name`, a new one if it has none yet.
+fn state(r: &Reader<'_, '_, '_>, states: &mut HashMap<String, usize>, name: &str, at: Node) -> Result<usize> {
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return Err(r.syntax(name, at, format!("`{name}` is not a state name")));
+    }
+    let next = states.len();
+    Ok(*states.entry(name.to_string()).or_insert(next))
 }
 
 pub(crate) fn regular<'d, 'a>(
@@ -104,22 +106,16 @@ pub(crate) fn regular<'d, 'a>(
     let t = r.require(node, "transitions")?;
     let mut states = HashMap::new();
     let transitions = transitions(r, t, &mut states)?;
-    let known = |r: &Reader<'_, '_, '_>, name: &str, at: Node| {
-        states.get(name).copied().ok_or_else(|| {
-            r.syntax(
-                name,
-                at,
-                format!("unknown state `{name}` (no transition names it)"),
-            )
-        })
-    };
+    // A start or final state no transition names is still a state (pycsp3 writes them): a
+    // final state with no way in is unreachable, a start state with no way out accepts only
+    // the empty word.
     let s = r.require(node, "start")?;
     let start_name = r.content(s)?.trim();
-    let start = known(r, start_name, s)?;
+    let start = state(r, &mut states, start_name, s)?;
     let f = r.require(node, "final")?;
     let mut finals = Vec::new();
     for name in tokens(r.content(f)?) {
-        finals.push(known(r, name, f)?);
+        finals.push(state(r, &mut states, name, f)?);
     }
     let automaton =
         Automaton::new(states.len(), start, finals, transitions).map_err(|e| crate::error::Error::Model {

@@ -167,16 +167,22 @@ pub struct Cumulative {
     pub condition: Condition,
 }
 
-/// Whether the load at every time satisfies `cond`: at the times where tasks start (the load
-/// changes only there and where they end) and at a time where none runs (load 0).
+/// Whether the load at every time satisfies `cond`. The load is constant between the times
+/// where a task starts or ends, so those times and one where no task runs (load 0: time is
+/// unbounded, so there always is one) are every load it takes. The load just after a task
+/// ends must be checked too: with `ne` or a set, the load there can be forbidden while the
+/// loads at every start are allowed.
 fn loads_hold(o: &[i128], l: &[i128], h: &[i128], cond: &Condition, values: &[i32]) -> bool {
     if !cond.holds(0, values) {
         return false;
     }
-    (0..o.len()).filter(|&i| l[i] > 0).all(|i| {
-        let t = o[i];
+    let running = |j: usize| l[j] > 0;
+    let times = (0..o.len())
+        .filter(|&i| running(i))
+        .flat_map(|i| [o[i], o[i] + l[i]]);
+    times.into_iter().all(|t| {
         let load: i128 = (0..o.len())
-            .filter(|&j| o[j] <= t && t < o[j] + l[j])
+            .filter(|&j| running(j) && o[j] <= t && t < o[j] + l[j])
             .map(|j| h[j])
             .sum();
         cond.holds(load, values)
@@ -388,10 +394,43 @@ pub struct BinPacking {
     pub sizes: Vec<i64>,
     /// The bounds on the loads.
     pub bound: BinBound,
-    /// The bins: `first_bin..first_bin + bins`.
-    pub first_bin: i64,
-    /// The number of bins.
-    pub bins: usize,
+    /// The bins, in increasing order: with `<condition>`, every value an item's domain holds
+    /// (as the XCSP3 specification defines them, so a value no item can take is no bin);
+    /// else `startIndex` on, one per load, limit or condition.
+    pub bins: Vec<i64>,
+}
+
+impl BinPacking {
+    /// The index in [`BinPacking::bins`] of the bin `b`.
+    fn bin_index(&self, b: i128) -> Option<usize> {
+        let b = i64::try_from(b).ok()?;
+        self.bins.binary_search(&b).ok()
+    }
+
+    /// The allowed loads of each value from the first bin to the last, within `0..=total`,
+    /// when every bound is a constant (a value between bins takes no item: load 0).
+    fn allowed_loads(&self, total: i64) -> Option<Vec<Vec<(i64, i64)>>> {
+        let (Some(&first), Some(&last)) = (self.bins.first(), self.bins.last()) else {
+            return Some(Vec::new());
+        };
+        let mut allowed = Vec::new();
+        for b in first..=last {
+            let ranges = match self.bin_index(i128::from(b)) {
+                None => vec![(0, 0)],
+                Some(k) => match &self.bound {
+                    BinBound::Each(c) => c.allowed_within(0, total)?,
+                    BinBound::Conditions(cs) => cs[k].allowed_within(0, total)?,
+                    BinBound::Limits(l) => match l[k] {
+                        Expr::Const(limit) => vec![(0, limit.min(total))],
+                        _ => return None,
+                    },
+                    BinBound::Loads(_) => return None,
+                },
+            };
+            allowed.push(ranges);
+        }
+        Some(allowed)
+    }
 }
 
 impl Constraint for BinPacking {
@@ -410,12 +449,9 @@ impl Constraint for BinPacking {
         let Some(bins) = values_of(&self.items, values) else {
             return false;
         };
-        let mut loads = vec![0i128; self.bins];
-        for (b, &s) in bins.iter().zip(&self.sizes) {
-            match usize::try_from(*b - i128::from(self.first_bin))
-                .ok()
-                .filter(|&k| k < self.bins)
-            {
+        let mut loads = vec![0i128; self.bins.len()];
+        for (&b, &s) in bins.iter().zip(&self.sizes) {
+            match self.bin_index(b) {
                 Some(k) => loads[k] += i128::from(s),
                 None => return false,
             }
@@ -428,7 +464,7 @@ impl Constraint for BinPacking {
         })
     }
     fn post(&self, p: &mut Poster<'_, '_>) -> Result<()> {
-        let bins = p.vars_of(&self.items)?;
+        let items = p.vars_of(&self.items)?;
         // A bin's load is a variable: the sum of the sizes (its largest value) must be 32-bit.
         let total: i128 = self.sizes.iter().map(|&s| i128::from(s.max(0))).sum();
         let Ok(total) = i32::try_from(total).map(i64::from) else {
@@ -440,8 +476,24 @@ impl Constraint for BinPacking {
                 ),
             });
         };
-        let mut loads = Vec::with_capacity(self.bins);
-        for k in 0..self.bins {
+        let (Some(&first), Some(&last)) = (self.bins.first(), self.bins.last()) else {
+            // No bin: only an empty list of items fits.
+            return if items.is_empty() { Ok(()) } else { p.fail() };
+        };
+        let first = i32::try_from(first).map_err(|_| p.invalid("the first bin does not fit 32 bits"))?;
+        // Constant bounds need no load variables (the search would branch on them).
+        if let Some(allowed) = self.allowed_loads(total) {
+            return p
+                .model
+                .bin_packing_within(&items, &self.sizes, &allowed, first)
+                .map_err(|e| p.err(e));
+        }
+        let mut loads = Vec::new();
+        for b in i64::from(first)..=last {
+            let Some(k) = self.bin_index(i128::from(b)) else {
+                loads.push(p.new_var(0, 0)?);
+                continue;
+            };
             let load = match &self.bound {
                 BinBound::Each(c) => p.var_under(0, total, c)?,
                 BinBound::Conditions(cs) => p.var_under(0, total, &cs[k])?,
@@ -455,10 +507,8 @@ impl Constraint for BinPacking {
             };
             loads.push(load);
         }
-        let first =
-            i32::try_from(self.first_bin).map_err(|_| p.invalid("the first bin does not fit 32 bits"))?;
         p.model
-            .bin_packing(&bins, &self.sizes, &loads, first)
+            .bin_packing(&items, &self.sizes, &loads, first)
             .map_err(|e| p.err(e))
     }
 }
@@ -502,41 +552,45 @@ pub(crate) fn bin_packing<'d, 'a>(
             "<binPacking> needs a <condition>, <loads>, <limits> or <conditions>",
         ));
     };
-    // The bins: numbered from the list's startIndex when each bin is listed, else the
-    // values the items' domains hold.
-    let (first_bin, bins) = match &bound {
-        BinBound::Loads(v) | BinBound::Limits(v) => (r.attr_int(l, "startIndex", 0)?, v.len()),
-        BinBound::Conditions(v) => (r.attr_int(l, "startIndex", 0)?, v.len()),
+    let bins: Vec<i64> = match &bound {
+        BinBound::Loads(v) | BinBound::Limits(v) => numbered(r.attr_int(l, "startIndex", 0)?, v.len()),
+        BinBound::Conditions(v) => numbered(r.attr_int(l, "startIndex", 0)?, v.len()),
         BinBound::Each(_) => {
-            let mut lo = i64::MAX;
-            let mut hi = i64::MIN;
+            // The values of the items' domains, an expression's being the values it takes.
+            let mut values = std::collections::BTreeSet::new();
             for e in &items {
-                let (a, b) = match e {
-                    Expr::Var(v) => {
-                        let d = r.model.domain(*v);
-                        (i64::from(d.min()), i64::from(d.max()))
+                match e {
+                    Expr::Var(v) => values.extend(r.model.domain(*v).values().map(i64::from)),
+                    Expr::Const(k) => {
+                        values.insert(*k);
                     }
-                    Expr::Const(k) => (*k, *k),
-                    _ => {
-                        return Err(r.syntax(
-                            "",
-                            l,
-                            "the items of <binPacking> must be variables or integers",
-                        ));
-                    }
-                };
-                lo = lo.min(a);
-                hi = hi.max(b);
+                    _ => match crate::post::image(&r.model, e) {
+                        Some(taken) => values.extend(taken.into_iter().filter_map(|b| i64::try_from(b).ok())),
+                        None => {
+                            return Err(r.unsupported(
+                                l,
+                                format!(
+                                    "binPacking with <condition> over an item whose values csp does \
+                                     not enumerate (`{}`): its bins are the values of the items",
+                                    crate::condition::show(&r.model, e)
+                                ),
+                            ));
+                        }
+                    },
+                }
+                if values.len() > crate::limits::MAX_VARIABLES {
+                    break;
+                }
             }
-            if items.is_empty() {
-                (0, 0)
-            } else {
-                (lo, usize::try_from(hi - lo + 1).unwrap_or(usize::MAX))
-            }
+            values.into_iter().collect()
         }
     };
-    if bins > crate::limits::MAX_VARIABLES {
-        return Err(r.out_of_range("", node, format!("{bins} bins")));
+    let span = match (bins.first(), bins.last()) {
+        (Some(a), Some(b)) => u64::try_from(b - a).unwrap_or(u64::MAX).saturating_add(1),
+        _ => 0,
+    };
+    if span > crate::limits::MAX_VARIABLES as u64 {
+        return Err(r.out_of_range("", node, format!("bins spread over {span} values")));
     }
     r.push(
         node,
@@ -544,10 +598,14 @@ pub(crate) fn bin_packing<'d, 'a>(
             items,
             sizes,
             bound,
-            first_bin,
             bins,
         },
     )
+}
+
+/// The bins `first..first + count`.
+fn numbered(first: i64, count: usize) -> Vec<i64> {
+    (0..count as i64).map(|k| first.saturating_add(k)).collect()
 }
 
 /// `<knapsack>`: the weights of the items taken (each item's value is how many times it is

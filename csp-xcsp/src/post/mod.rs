@@ -350,39 +350,16 @@ impl<'m, 'l> Poster<'m, 'l> {
             return Ok(Ok(v));
         }
         let bounds = self.check_bounds(e)?;
-        let vars = e.variables();
-        let combinations = vars
-            .iter()
-            .fold(1u128, |p, &v| p.saturating_mul(self.dom_len(v) as u128));
-        let domain = if combinations <= AUX_ENUMERATION {
+        let domain = if let Some(taken) = image(self.model, e) {
             let mut image = BTreeSet::new();
-            let domains: Vec<Vec<i32>> = vars
-                .iter()
-                .map(|&v| self.model.domain(v).values().collect())
-                .collect();
-            let mut at = vec![0usize; vars.len()];
-            let mut values: HashMap<VarId, i64> = HashMap::new();
-            'odometer: loop {
-                for (k, &v) in vars.iter().enumerate() {
-                    values.insert(v, i64::from(domains[k][at[k]]));
-                }
-                if let Some(r) = e.eval(&|v| values[&v]) {
-                    let Ok(r) = i32::try_from(r) else {
-                        return Ok(Err(self.invalid(format!(
-                            "a value of `{}` ({r}) does not fit 32 bits",
-                            self.show(e)
-                        ))));
-                    };
-                    image.insert(r);
-                }
-                for k in (0..vars.len()).rev() {
-                    at[k] += 1;
-                    if at[k] < domains[k].len() {
-                        continue 'odometer;
-                    }
-                    at[k] = 0;
-                }
-                break;
+            for r in taken {
+                let Ok(r) = i32::try_from(r) else {
+                    return Ok(Err(self.invalid(format!(
+                        "a value of `{}` ({r}) does not fit 32 bits",
+                        self.show(e)
+                    ))));
+                };
+                image.insert(r);
             }
             if image.is_empty() {
                 // Undefined everywhere: no solution.
@@ -445,6 +422,38 @@ impl<'m, 'l> Poster<'m, 'l> {
         let v = self.new_var(lo, hi)?;
         self.condition(Expr::Var(v), cond)?;
         Ok(v)
+    }
+}
+
+/// The values `e` takes where it is defined, over the domains of its variables, or `None`
+/// when these have more than [`AUX_ENUMERATION`] combinations.
+pub(crate) fn image(model: &Model, e: &Expr) -> Option<BTreeSet<i128>> {
+    let vars = e.variables();
+    let combinations = vars
+        .iter()
+        .fold(1u128, |p, &v| p.saturating_mul(model.domain(v).len() as u128));
+    if combinations > AUX_ENUMERATION {
+        return None;
+    }
+    let domains: Vec<Vec<i32>> = vars.iter().map(|&v| model.domain(v).values().collect()).collect();
+    let mut image = BTreeSet::new();
+    let mut at = vec![0usize; vars.len()];
+    let mut values: HashMap<VarId, i64> = HashMap::new();
+    'odometer: loop {
+        for (k, &v) in vars.iter().enumerate() {
+            values.insert(v, i64::from(domains[k][at[k]]));
+        }
+        if let Some(r) = e.eval(&|v| values[&v]) {
+            image.insert(r);
+        }
+        for k in (0..vars.len()).rev() {
+            at[k] += 1;
+            if at[k] < domains[k].len() {
+                continue 'odometer;
+            }
+            at[k] = 0;
+        }
+        return Some(image);
     }
 }
 

@@ -1,11 +1,13 @@
-//! `counter = #{i : list[i] in values}`: the counter within the number of variables that
-//! must and that may take a value of the set; when it must be the one or the other, the
-//! undecided variables are decided (bounds consistency on the counter, generalised arc
-//! consistency on the list when its variables are distinct and the counter is apart).
+//! `counter = #{i : list[i] in values}`, the counter a variable or a set of allowed counts:
+//! the counter within the number of variables that must and that may take a value of the
+//! set; when it must be the one or the other, the undecided variables are decided (bounds
+//! consistency on the counter, generalised arc consistency on the list when its variables
+//! are distinct and the counter is apart).
 
 use crate::constraints::exact_once_complete;
 use crate::constraints::scope::Arg;
-use crate::constraints::{bounds, forward_check_last, retain_range, retain_where};
+use crate::constraints::tally::Tally;
+use crate::constraints::{forward_check_last, retain_where};
 use crate::propagation::{Conflict, Event, PropagationContext, Propagator};
 use crate::var::VarId;
 
@@ -16,7 +18,7 @@ pub(crate) struct Among {
     list: Vec<Arg>,
     /// Sorted, distinct.
     values: Vec<i32>,
-    counter: Arg,
+    counter: Tally,
 }
 
 /// How a variable's domain meets the set.
@@ -30,7 +32,7 @@ enum Meets {
 }
 
 impl Among {
-    pub(crate) fn new(scope: Vec<VarId>, list: Vec<Arg>, values: Vec<i32>, counter: Arg) -> Among {
+    pub(crate) fn new(scope: Vec<VarId>, list: Vec<Arg>, values: Vec<i32>, counter: Tally) -> Among {
         Among {
             scope,
             list,
@@ -67,7 +69,7 @@ impl Propagator for Among {
             .iter()
             .filter(|x| self.values.binary_search(&x.value(values)).is_ok())
             .count();
-        i64::from(self.counter.value(values)) == count as i64
+        self.counter.accepts(values, count as i64)
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>, _event: Event) -> Result<(), Conflict> {
@@ -82,14 +84,13 @@ impl Propagator for Among {
                 Meets::Outside => {}
             }
         }
-        let c = self.counter.var;
-        retain_range(ctx, c, sure, possible)?;
-        let (lo, hi) = bounds(ctx, c)?;
+        let c = self.counter.var();
+        let (lo, hi) = self.counter.narrow(ctx, sure, possible)?;
         if sure < possible && (hi == sure || lo == possible) {
             // Every undecided variable goes out of the set (hi == sure) or into it.
             let into = lo == possible;
             for x in &self.list {
-                if x.var != c && self.meets(ctx, x.var) == Meets::Both {
+                if Some(x.var) != c && self.meets(ctx, x.var) == Meets::Both {
                     retain_where(ctx, x.var, |a| self.values.binary_search(&a).is_ok() == into)?;
                 }
             }
