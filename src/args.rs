@@ -179,6 +179,7 @@ impl StrategyArgs {
             last_conflict: self.last_conflict.unwrap_or(0),
             backjump: self.backjump.unwrap_or(Backjump::None),
             trace: None,
+            live_stats: None,
         };
         checked(config)
     }

@@ -486,6 +486,11 @@ pub struct SearchConfig {
     pub backjump: Backjump,
     /// Where the search tree goes, one node at a time ([`Trace`]). Default: nowhere.
     pub trace: Option<Trace>,
+    /// A copy of the statistics for another thread to watch a long search: written when
+    /// the limits' clock is read (every few thousand nodes, with `elapsed` so far), never
+    /// waited for (a copy is skipped while a reader holds the lock). The solver's own
+    /// [`crate::Solver::stats`] are the exact ones at the end. Default: none.
+    pub live_stats: Option<std::sync::Arc<std::sync::Mutex<crate::Stats>>>,
 }
 
 impl Default for SearchConfig {
@@ -502,6 +507,7 @@ impl Default for SearchConfig {
             last_conflict: 0,
             backjump: Backjump::None,
             trace: None,
+            live_stats: None,
         }
     }
 }

@@ -1,8 +1,8 @@
 //! `csp.Solver`: backtracking search on a model with a strategy and options, the
 //! outcome, and the statistics.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use csp_core::{LimitKind, Model as CoreModel, Outcome, Stats};
 use pyo3::exceptions::PyValueError;
@@ -33,8 +33,9 @@ use crate::worker::{Answer, Goal, Reply, Request, Worker};
 ///
 /// A solver may be shared by threads: its searches take turns (a second call waits for
 /// the first to return), and `stats`, `status`, `limit` and `objective` can be read at
-/// any time; during a search they describe the last call that returned (`searching`
-/// says whether one is running).
+/// any time. During a search, `stats` are the live counters (copied every few thousand
+/// nodes) and the others describe the last call that returned (`searching` says whether
+/// one is running).
 #[pyclass(frozen, module = "csp", name = "Solver")]
 pub struct Solver {
     worker: Worker,
@@ -48,6 +49,8 @@ pub struct Solver {
     turn: Turn,
     /// What the calls that returned have left: readable while another call searches.
     last: Mutex<Last>,
+    /// The search's statistics as it runs (csp-core's `SearchConfig::live_stats`).
+    live: Arc<Mutex<Stats>>,
 }
 
 /// The outcome and statistics of the last call that returned.
@@ -194,10 +197,13 @@ impl Solver {
     ) -> PyResult<Solver> {
         let parsed = self::strategy(strategy)?;
         let cancel = flag();
-        let config = search_config(parsed, options, cancel.clone())?;
+        let mut config = search_config(parsed, options, cancel.clone())?;
+        let live = Arc::new(Mutex::new(Stats::default()));
+        config.live_stats = Some(live.clone());
         let model = model.get();
         let core = model.snapshot(py);
         let (worker, stats) = Worker::start(py, core.clone(), config, cancel)?;
+        *lock(py, &live) = stats.clone();
         Ok(Solver {
             worker,
             model: core,
@@ -211,6 +217,7 @@ impl Solver {
                 limit: None,
                 objective: None,
             }),
+            live,
         })
     }
 
@@ -276,10 +283,15 @@ impl Solver {
     /// command line's JSON: `nodes`, `backtracks`, `checks`, `pruned`, `revisions`,
     /// `propagations`, `max_depth`, `solutions`, `restarts`, `nogoods`, `probes`,
     /// `place_decisions`, `objective`, `nodes_to_best`, `nodes_to_proof`, `elapsed_ms`.
-    /// Read from another thread during a search, they are those from before it.
+    /// Read from another thread during a search, they are its live counters, copied every
+    /// few thousand nodes (`elapsed_ms` so far); the exact ones once it returns.
     #[getter]
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let stats = lock(py, &self.last).stats.clone();
+        let stats = if self.turn.taken() {
+            lock(py, &self.live).clone()
+        } else {
+            lock(py, &self.last).stats.clone()
+        };
         stats_dict(py, &stats)
     }
 

@@ -9,8 +9,8 @@ use std::time::Instant;
 use super::Solver;
 use super::frame::Choice;
 use super::order_state;
-use crate::config::Limits;
-use crate::stats::LimitKind;
+use crate::config::{Limits, SearchConfig};
+use crate::stats::{LimitKind, Stats};
 use crate::var::VarId;
 
 /// Where a search is.
@@ -167,6 +167,7 @@ impl Solver<'_> {
     }
 
     pub(super) fn limit_reached(&self) -> Option<LimitKind> {
+        publish(&self.config, &self.stats, self.started, self.plan.clock_every);
         limit_hit(
             &self.config.limits,
             self.stats.nodes,
@@ -253,6 +254,25 @@ pub(super) fn limit_hit(
         return clock_hit(limits, started);
     }
     None
+}
+
+/// Copies the statistics into [`SearchConfig::live_stats`], if there is one, when the clock
+/// is read (`nodes` a multiple of `clock_every`): a plain copy every few thousand nodes, and
+/// `try_lock`, so a reader never holds the search up.
+#[inline]
+pub(super) fn publish(config: &SearchConfig, stats: &Stats, started: Option<Instant>, clock_every: u64) {
+    let Some(live) = &config.live_stats else {
+        return;
+    };
+    if stats.nodes & (clock_every - 1) != 0 {
+        return;
+    }
+    if let Ok(mut copy) = live.try_lock() {
+        *copy = Stats {
+            elapsed: started.map_or(stats.elapsed, |s| s.elapsed()),
+            ..stats.clone()
+        };
+    }
 }
 
 /// The cancel flag or the time limit, read now: for work within one node that may take
