@@ -11,7 +11,7 @@
 //!
 //! The default test runs a few hundred instances; `differential_thousands` (ignored) runs
 //! thousands under more configurations:
-//! `cargo test --release --test xcsp_differential_cli -- --ignored`.
+//! `cargo test --release --test cli xcsp_differential -- --ignored`.
 //! Python 3 is needed: without it the tests fail, unless `CSP_SKIP_PYTHON` is set.
 
 use std::collections::BTreeMap;

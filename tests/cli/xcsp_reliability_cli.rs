@@ -156,7 +156,7 @@ fn values_beyond_128_bits_are_refused_where_they_are_written() {
     refused(&dir, "mul5.xml", &text);
 }
 
-/// Cases the differential test (`tests/xcsp_differential_cli.rs`) found, minimised: a
+/// Cases the differential test (`tests/cli/xcsp_differential_cli.rs`) found, minimised: a
 /// coefficient that leaves 64 bits once a variable's terms are merged, or once the
 /// condition's variable is moved to the left side, and an element whose first index is at
 /// the edge of 64 bits.

@@ -916,7 +916,7 @@ fn golomb_rulers_of_up_to_six_marks_reach_their_published_optima() {
 }
 
 /// The measurement in `docs/performance.md`:
-/// `cargo test --release -p csp-core --test optimisation golomb_rulers_measured -- --ignored --nocapture`.
+/// `cargo test --release -p csp-core --test engine optimisation golomb_rulers_measured -- --ignored --nocapture`.
 #[test]
 #[ignore = "a measurement: seconds in release"]
 fn golomb_rulers_measured() {

@@ -400,13 +400,16 @@ impl Constraint for Extremum {
             .ok()
             .zip(i32::try_from(hi).ok())
             .is_some_and(|(lo, hi)| Domain::range(lo, hi).is_ok());
-        if !spanned && self.index.is_none() {
+        if !spanned {
             // Items too far apart for a result variable over lo..hi: the condition on
-            // `min(...)` (`max(...)`) as an expression.
+            // `min(...)` (`max(...)`) as an expression, and the index by expressions too.
             let op = if self.maximum { Op::Max } else { Op::Min };
             let extremum = Expr::Call(op, vars.iter().map(|&v| Expr::Var(v)).collect());
-            return match &self.condition {
-                Some(c) => p.condition(extremum, c),
+            if let Some(c) = &self.condition {
+                p.condition(extremum.clone(), c)?;
+            }
+            return match &self.index {
+                Some((index, start, rank)) => self.post_index(p, &vars, index, *start, *rank, extremum),
                 None => Ok(()),
             };
         }
@@ -419,14 +422,48 @@ impl Constraint for Extremum {
         } else {
             p.model.minimum(&vars, result).map_err(|e| p.err(e))?;
         }
-        let Some((index, start, rank)) = &self.index else {
-            return Ok(());
-        };
+        match &self.index {
+            Some((index, start, rank)) => self.post_index(p, &vars, index, *start, *rank, Expr::Var(result)),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Extremum {
+    /// Posts that the item at `index` holds the extremum (an expression or the result
+    /// variable): the first or the last such item as `rank` says.
+    fn post_index(
+        &self,
+        p: &mut Poster<'_, '_>,
+        vars: &[VarId],
+        index: &Expr,
+        start: i64,
+        rank: Rank,
+        extremum: Expr,
+    ) -> Result<()> {
         let index = p.var_of(index)?;
-        let list: Vec<Expr> = vars.iter().map(|&v| Expr::Var(v)).collect();
-        p.model
-            .element(&list, index, *start, Expr::Var(result))
-            .map_err(|e| p.err(e))?;
+        if let Expr::Var(result) = extremum {
+            let list: Vec<Expr> = vars.iter().map(|&v| Expr::Var(v)).collect();
+            p.model
+                .element(&list, index, start, Expr::Var(result))
+                .map_err(|e| p.err(e))?;
+        } else {
+            // The item at the index equals the extremum, and the index is one of the items'.
+            let mut positions = Vec::with_capacity(vars.len());
+            for (j, &v) in vars.iter().enumerate() {
+                let at = Expr::Const(start.saturating_add(j as i64));
+                positions.push(Expr::Call(Op::Eq, vec![at.clone(), Expr::Var(index)]));
+                p.intension(&Expr::Call(
+                    Op::Imp,
+                    vec![
+                        Expr::Call(Op::Eq, vec![at, Expr::Var(index)]),
+                        Expr::Call(Op::Eq, vec![Expr::Var(v), extremum.clone()]),
+                    ],
+                ))?;
+            }
+            positions.extend([Expr::Const(0), Expr::Const(0)]);
+            p.intension(&Expr::Call(Op::Or, positions))?;
+        }
         // First: no earlier position holds the extremum; last: no later one.
         let before = match rank {
             Rank::Any => return Ok(()),
@@ -439,7 +476,7 @@ impl Constraint for Extremum {
                 Op::Imp,
                 vec![
                     Expr::Call(before, vec![at, Expr::Var(index)]),
-                    Expr::Call(Op::Ne, vec![Expr::Var(v), Expr::Var(result)]),
+                    Expr::Call(Op::Ne, vec![Expr::Var(v), extremum.clone()]),
                 ],
             ))?;
         }

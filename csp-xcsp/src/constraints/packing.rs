@@ -238,8 +238,10 @@ impl Constraint for Cumulative {
             (CmpOp::Lt, Operand::Int(k)) => Some(IntOrVar::Int(k.saturating_sub(1))),
             (CmpOp::Le, Operand::Var(v)) => Some(IntOrVar::Var(*v)),
             (CmpOp::Lt, Operand::Var(v)) => {
+                // `v - 1` as a variable; where it leaves 32 bits (v down to -2^31), the
+                // exact check of complete assignments below.
                 let below = Expr::Call(crate::ir::Op::Sub, vec![Expr::Var(*v), Expr::Const(1)]);
-                Some(IntOrVar::Var(p.var_of(&below)?))
+                p.var_of_or(&below)?.ok().map(IntOrVar::Var)
             }
             (CmpOp::In, Operand::Range(lo, hi)) if *lo <= 0 => Some(IntOrVar::Int(*hi)),
             _ => None,

@@ -322,3 +322,48 @@ fn constraints_past_the_cap_are_refused_where_they_are_stated() {
     let read = csp_xcsp::Instance::from_str_with(text, &options(12)).expect("read");
     assert_eq!(read.constraints.len(), 12);
 }
+
+/// Values at the edges of 32 bits that no variable could span: `minimum` with an index over
+/// -2^31 and 0, and `cumulative` under `(lt, k)` with k down to -2^31 (k - 1 leaves 32 bits).
+/// Both are answered (they were refused), and the answers are the definitions'.
+#[test]
+fn extremes_of_32_bits_are_answered_without_a_variable_that_spans_them() {
+    for (vars, constraint) in [
+        (
+            "<var id=\"x\"> -2147483648 </var><var id=\"y\"> 0 1 </var><var id=\"i\"> 0 1 </var>",
+            "<minimum><list> x y </list><index> i </index><condition> (le,0) </condition></minimum>",
+        ),
+        (
+            "<var id=\"x\"> -2147483648 </var><var id=\"y\"> 2147483646 2147483647 </var><var id=\"i\"> 0 1 2 </var>",
+            "<maximum><list> x y </list><index rank=\"first\"> i </index></maximum>",
+        ),
+        (
+            "<var id=\"o\"> 0 1 </var><var id=\"p\"> 0 1 </var><var id=\"k\"> -2147483648 -2147483647 </var>",
+            "<cumulative><origins> o p </origins><lengths> 1 1 </lengths><heights> 1 1 </heights>\
+             <condition> (lt,k) </condition></cumulative>",
+        ),
+    ] {
+        let text = format!(
+            "<instance format=\"XCSP3\" type=\"CSP\"><variables>{vars}</variables>\
+             <constraints>{constraint}</constraints></instance>"
+        );
+        let instance = Instance::from_str(&text).unwrap_or_else(|e| panic!("{constraint}: {e}"));
+        // Brute force over the declared domains, by the definitions as read.
+        let domains: Vec<Vec<i32>> = instance
+            .model
+            .vars()
+            .take(instance.declared)
+            .map(|v| instance.model.domain(v).values().collect())
+            .collect();
+        let mut expected = 0;
+        for a in &domains[0] {
+            for b in &domains[1] {
+                for c in &domains[2] {
+                    expected += u64::from(instance.satisfies(&[*a, *b, *c]));
+                }
+            }
+        }
+        let mut solver = Solver::new(&instance.model, SearchConfig::default()).unwrap();
+        assert_eq!(solver.count().solutions, expected, "{constraint}");
+    }
+}

@@ -366,6 +366,18 @@ fn bin_packing_loads_under_every_bound_against_their_definition() {
     }
 }
 
+/// Thousands more of each, on other seeds: `cargo test --release -p csp-xcsp --test xcsp
+/// loads -- --ignored`.
+#[test]
+#[ignore = "thousands of instances: run on demand"]
+fn loads_thousands() {
+    let mut r = Rng(0xD1B5_4A32_D192_ED03);
+    for case in 0..20_000 {
+        check(case, &cumulative(&mut r));
+        check(case, &bin_packing(&mut r));
+    }
+}
+
 /// The two cases of the hostile run, with the answers their definitions give.
 #[test]
 fn the_reported_cumulative_and_bin_packing_cases() {
