@@ -32,7 +32,12 @@ constraint as soon as its scope is assigned (the same count, found faster). It a
   edges: values that leave 64 bits but not 128, which csp must count exactly;
 - a `globals` mode (seeds >= 400000): allEqual, count, minimum, maximum, nValues, ordered (with
   lengths), lex and cardinality over small domains or a few values at the edges of 32 bits, with
-  conditions near the values they bound and 64-bit edges among their operands;
+  conditions near the values they bound and 64-bit edges among their operands; and the globals
+  with conditions, time points, bins or indices: cumulative, binPacking (its four forms),
+  knapsack, sum with coefficients, element (index, value, matrix, none), noOverlap (one
+  dimension and boxes), count with a variable value, nValues and allDifferent with except,
+  cardinality with intervals, minimum/maximum with an index, channel, circuit, regular, mdd,
+  each condition with every operator (see gen_globals for their semantics);
 - interval bounds of every expression computed here: an instance counts only when every
   subexpression's bounds stay within 2^126 (csp refuses those that could leave 128 bits, so a
   constraint drawn past that is drawn again). One edge seed in 25 holds instead, on purpose, a
@@ -1218,29 +1223,88 @@ def gen_edge(seed):
 
 # ---------- the globals mode ----------
 
+# The kinds of constraint of the globals mode, drawn with these weights; those in OWN_VARIABLES
+# declare variables of their own (origins, lengths, bins, successors...), within GLOBALS_SPACE.
+GLOBAL_KINDS = ['all_equal', 'count', 'min_max', 'n_values', 'ordered', 'lex', 'cardinality',
+                'cumulative', 'bin_packing', 'knapsack', 'sum', 'element', 'no_overlap',
+                'count_var', 'n_values_except', 'all_different_except', 'cardinality_occurs',
+                'extremum_index', 'channel', 'circuit', 'regular', 'mdd']
+GLOBAL_WEIGHTS = [2, 2, 2, 2, 2, 2, 2,
+                  6, 6, 2, 2, 3, 3,
+                  1, 1, 1, 2,
+                  2, 2, 2, 2, 1]
+OWN_VARIABLES = {'cumulative', 'bin_packing', 'knapsack', 'no_overlap', 'channel', 'circuit',
+                 'regular', 'mdd'}
+# The most assignments a kind that declares variables may bring an instance to, counting the
+# variables no others determine (ends and loads, checked as soon as they are assigned, aside):
+# the brute force stays small, typically far below it.
+GLOBALS_SPACE = 20000
+
+
 def gen_globals(seed):
-    """The `globals` mode: XCSP3-core global constraints (allEqual, count, minimum, maximum,
-    nValues, ordered with and without lengths, lex, cardinality) over small domains or a few
-    values at the edges of 32 bits, with conditions and lengths at the edges of 64 bits."""
+    """The `globals` mode: XCSP3-core global constraints over small domains or a few values at
+    the edges of 32 bits, with conditions and lengths at the edges of 64 bits: allEqual, count
+    (values integers or a variable), minimum and maximum (with an index and its rank), nValues
+    (with except), ordered with and without lengths, lex, cardinality (occurrences integers,
+    variables or intervals; values integers or variables), allDifferent with except, sum with
+    coefficients (integers or variables), element (an index, a value, no index, a matrix),
+    cumulative, binPacking (<condition>, <loads>, <limits>, <conditions>), knapsack, noOverlap
+    (one dimension and boxes, zeroIgnored), channel (its three forms), circuit, regular, mdd.
+    Every condition takes each operator of XCSP3 (lt le ge gt eq ne, a variable operand, in and
+    notin with a set or a range).
+
+    The semantics, from the XCSP3-core specification:
+    - cumulative(O, L, H, cond): at every integer time t, the sum of the heights of the tasks
+      with o_i <= t < o_i + l_i satisfies cond; evaluated by sweeping t over every time from
+      one before the first origin to the last end (a time without any task included, where
+      the load is 0: ge, gt, eq and the like then fail unless 0 passes); <ends>: e_i = o_i + l_i;
+    - binPacking(X, S, cond): for every value b of the union of the items' domains (a value no
+      domain holds is no bin), the sizes of the items placed in b add up to a load satisfying
+      cond; with <loads>, <limits> or <conditions>, the bins are the list's startIndex (0 by
+      default) and the next ones, one per load, limit or condition, and an item outside them
+      is a violation; bin j's load equals loads[j], is at most limits[j], satisfies
+      conditions[j];
+    - knapsack: sum(weights * items) satisfies the first condition, sum(profits * items) the
+      second;
+    - noOverlap: every two tasks (boxes) are apart, o_i + l_i <= o_j or o_j + l_j <= o_i (in some
+      dimension); zeroIgnored (the default): a task (box) with a length 0 (in some dimension) is
+      apart from every other;
+    - channel: one list, x_i = j + start <=> x_j = i + start (values within the indices); two lists
+      of one length, x_i = j + start_y <=> y_j = i + start_x; a 0/1 list and a value v, x_i = 1
+      <=> v = i + start (v within the indices);
+    - circuit: a successor out of the indices is a violation; x_i = i + start leaves i off the
+      circuit; the other vertices form exactly one cycle, of two vertices or more; <size>: the
+      number of vertices on it;
+    - regular: some run of the automaton (deterministic or not) over the values ends in a final
+      state; mdd: the values label a path from the root to the terminal;
+    - element: list[index - start] satisfies the condition (an index out of the list: a
+      violation), without an index some item does; minimum/maximum with an index: the item at
+      the index is the extremum (rank first: no earlier item is, last: no later one), and the
+      extremum satisfies the condition."""
     r = random.Random(seed)
     I = Inst()
     I.mode = 'globals'
     I.ace_ok = False
     edge = r.random() < 0.4
-    names = I.declare(r.randint(3, 6), lambda i: gen_edge_domain(r) if edge and r.random() < 0.8 else gen_domain(r), r)
+    picks = r.choices(GLOBAL_KINDS, GLOBAL_WEIGHTS, k=r.choice([1, 1, 2, 2, 3]))
+    # fewer shared variables when some kind declares its own
+    own = any(k in OWN_VARIABLES for k in picks)
+    names = I.declare(r.randint(2, 3) if own else r.randint(3, 6),
+                      lambda i: gen_edge_domain(r) if edge and r.random() < 0.8 else gen_domain(r), r)
+    determined = set()  # variables others determine (ends, loads): the budget leaves them out
 
     def sample():
         return I.sample(r)
 
     def near(values):
-        """An integer near one of `values`, or at the edges of 64 bits."""
+        """An integer near one of `values` (within 64 bits), or at the edges of 64 bits."""
         if values and r.random() < 0.85:
-            return r.choice(values) + r.choice([-1, 0, 0, 1])
+            return max(I64_MIN, min(I64_MAX, r.choice(values) + r.choice([-1, 0, 0, 1])))
         return r.choice([I64_MAX, I64_MIN, 0, 2**31, I32_MIN])
 
-    def condition(f, rhs_names):
-        """A `<condition>` on f(assignment), with its predicate: an operand near values f takes."""
-        seen = [f(sample()) for _ in range(4)]
+    def cond_test(seen, rhs_names):
+        """A condition `(op,operand)` on values near `seen`: its text, its test(value,
+        assignment) and the variables of its operand."""
         op = r.choice(['lt', 'le', 'gt', 'ge', 'eq', 'ne', 'eq', 'in', 'notin'])
         if op in ('in', 'notin'):
             if r.random() < 0.5:
@@ -1251,12 +1315,18 @@ def gen_globals(seed):
                 vals = frozenset(near(seen) for _ in range(r.randint(1, 3)))
                 txt = '(%s,{%s})' % (op, ','.join(map(str, sorted(vals))))
                 inside = (lambda v, vals=vals: v in vals)
-            return txt, (lambda s: inside(f(s)) == (op == 'in')), []
+            return txt, (lambda v, s: inside(v) == (op == 'in')), []
         if rhs_names and r.random() < 0.3:
             w = r.choice(rhs_names)
-            return '(%s,%s)' % (op, w), (lambda s, w=w: CMP[op](f(s), s[w])), [w]
+            return '(%s,%s)' % (op, w), (lambda v, s, w=w: CMP[op](v, s[w])), [w]
         k = near(seen)
-        return '(%s,%d)' % (op, k), (lambda s, k=k: CMP[op](f(s), k)), []
+        return '(%s,%d)' % (op, k), (lambda v, s, k=k: CMP[op](v, k)), []
+
+    def condition(f, rhs_names):
+        """A `<condition>` on f(assignment), with its predicate: an operand near values f takes."""
+        seen = [f(sample()) for _ in range(4)]
+        txt, test, extra = cond_test(seen, rhs_names)
+        return txt, (lambda s: test(f(s), s)), extra
 
     def some(k=2):
         return r.sample(names, r.randint(k, len(names)))
@@ -1342,9 +1412,585 @@ def gen_globals(seed):
             ' '.join(vs), ' closed="true"' if closed else '', ' '.join(map(str, vals)), ' '.join(map(str, occ)))
         return xml, [(tuple(sorted(set(vs) | {o for o in occ if isinstance(o, str)})), p)]
 
-    kinds = [c_all_equal, c_count, c_min_max, c_n_values, c_ordered, c_lex, c_cardinality]
-    for _ in range(r.choice([1, 1, 2, 2, 3])):
-        xml, sem = r.choice(kinds)()
+    # ----- the kinds that declare variables of their own, and their helpers -----
+
+    def free_space():
+        """The assignments of the variables no others determine."""
+        n = 1
+        for v, d in I.vars:
+            if v not in determined:
+                n *= len(d)
+        return n
+
+    def per_variable(m):
+        """The most values each of m new variables may have within GLOBALS_SPACE."""
+        return max(1, int((GLOBALS_SPACE / free_space()) ** (1.0 / max(1, m))))
+
+    def fresh(values, det=False):
+        """A new variable over `values` (det: one that others determine)."""
+        name = 'v%d' % len(I.vars)
+        values = sorted(set(values))
+        I.decl.append('<var id="%s"> %s </var>' % (name, dom_txt(values, r)))
+        I.vars.append((name, values))
+        I.dom[name] = values
+        if det:
+            determined.add(name)
+        return name
+
+    def some_of(pool, k):
+        """Between min(2, k) and k values of `pool` (one at least)."""
+        pool = sorted(set(pool))
+        k = max(1, min(k, len(pool)))
+        return sorted(r.sample(pool, r.randint(min(2, k), k)))
+
+    def window(width):
+        """`width` consecutive times from a small origin, some negative; one time in 12 at an
+        edge of 32 bits (ends then pass it)."""
+        if r.random() < 0.08:
+            base = r.choice([I32_MAX - width + 1, I32_MIN, -2**30 - 1])
+        else:
+            base = r.randint(-4, 2)
+        return list(range(base, base + width))
+
+    def val(x, s):
+        """An item: a variable's value or an integer."""
+        return s[x] if isinstance(x, str) else x
+
+    def var_items(*lists):
+        return {x for lst in lists for x in lst if isinstance(x, str)}
+
+    def text(items):
+        return ' '.join(map(str, items))
+
+    def c_cumulative():
+        n = r.randint(2, 5)
+        var_len, var_h = r.random() < 0.5, r.random() < 0.5
+        per = per_variable(n * (1 + var_len + var_h))
+        times = window(r.randint(3, 6))
+        origins = []
+        for _ in range(n):
+            if origins and r.random() < 0.08:
+                origins.append(r.choice(origins))  # two tasks on one origin variable
+            else:
+                origins.append(fresh(some_of(times, per)))
+
+        def amounts(var):
+            # lengths and heights: 0 included; variables or integers
+            if var:
+                return [fresh(some_of(range(0, r.choice([2, 3, 4])), per)) for _ in range(n)]
+            return [r.choice([0, 1, 1, 2, 2, 3]) for _ in range(n)]
+        lengths = amounts(var_len)
+        heights = amounts(var_h)
+
+        def profile(s, origins=origins, lengths=lengths, heights=heights):
+            """The load at every time from one before the first origin to the last end."""
+            o = [s[x] for x in origins]
+            ln = [val(x, s) for x in lengths]
+            h = [val(x, s) for x in heights]
+            last = max(a + b for a, b in zip(o, ln))
+            return [sum(c for a, b, c in zip(o, ln, h) if a <= t < a + b) for t in range(min(o) - 1, last + 1)]
+        def load_at_end(s, origins=origins, lengths=lengths, heights=heights):
+            """The load when some task ends: no task need start then."""
+            o = [s[x] for x in origins]
+            ln = [val(x, s) for x in lengths]
+            t = r.choice([a + b for a, b in zip(o, ln)])
+            return sum(val(c, s) for a, b, c in zip(o, ln, heights) if a <= t < a + b)
+        seen = ([r.choice(profile(sample())) for _ in range(3)] + [max(profile(sample()))] +
+                [load_at_end(sample()) for _ in range(3)])
+        # mostly loads where tasks run: 0 (no task) fails ne, notin, ge... and the constraint
+        seen = [a for a in seen if a] + ([0] if r.random() < 0.2 else [])
+        txt, test, extra = cond_test(seen, names)
+        sem = [(tuple(sorted(set(origins) | var_items(lengths, heights) | set(extra))),
+                lambda s, profile=profile, test=test: all(test(load, s) for load in profile(s)))]
+        ends_xml = ''
+        if r.random() < 0.3:
+            ends = []
+            for o, ln in zip(origins, lengths):
+                can = sorted(set(a + b for a in I.dom[o] for b in (I.dom[ln] if isinstance(ln, str) else [ln])))
+                if len(can) > 1 and r.random() < 0.3:
+                    can = some_of(can, len(can) - 1)  # ends that forbid some tasks
+                if r.random() < 0.2:
+                    can.append(can[-1] + 1)
+                can = [e for e in can if I32_MIN <= e <= I32_MAX] or [I32_MAX]
+                e = fresh(can, det=True)
+                ends.append(e)
+                sem.append((tuple(sorted({o, e} | var_items([ln]))),
+                            lambda s, o=o, ln=ln, e=e: s[o] + val(ln, s) == s[e]))
+            ends_xml = '<ends> %s </ends>' % text(ends)
+        xml = '<cumulative><origins> %s </origins><lengths> %s </lengths>%s<heights> %s </heights><condition> %s </condition></cumulative>' % (
+            text(origins), text(lengths), ends_xml, text(heights), txt)
+        return xml, sem
+
+    def c_bin_packing():
+        form = r.choice(['condition', 'condition', 'loads', 'limits', 'conditions'])
+        n = r.randint(2, 5)
+        sizes = [r.choice([0, 1, 1, 2, 2, 3, 4]) for _ in range(n)]
+        if form == 'condition':
+            # the bins are the values of the items' domains, with holes between them (few
+            # bins: so that conditions that fail on an empty bin can hold)
+            pool = r.sample(range(-2, 7), r.randint(2, 4))
+            per = per_variable(n)
+            items = [fresh(some_of(pool, per)) for _ in range(n)]
+            shifts = [0] * n
+            shown = list(items)
+            if r.random() < 0.05:  # an item given as an expression: its values are its bins
+                i = r.randrange(n)
+                shifts[i] = r.choice([1, -1, 2])
+                shown[i] = 'add(%s,%d)' % (items[i], shifts[i])
+            bins = sorted(set(a + c for x, c in zip(items, shifts) for a in I.dom[x]))
+
+            def loads(s, items=items, shifts=shifts, bins=bins):
+                out = dict.fromkeys(bins, 0)
+                for x, c, size in zip(items, shifts, sizes):
+                    out[s[x] + c] += size
+                return list(out.values())
+            seen = [r.choice(loads(sample())) for _ in range(4)]
+            # mostly loads of bins used: conditions an empty bin fails (it holds 0) then count
+            seen = [a for a in seen if a] + ([0] if r.random() < 0.3 else [])
+            txt, test, extra = cond_test(seen, names)
+            xml = '<binPacking><list> %s </list><sizes> %s </sizes><condition> %s </condition></binPacking>' % (
+                text(shown), text(sizes), txt)
+            return xml, [(tuple(sorted(set(items) | set(extra))),
+                          lambda s, loads=loads, test=test: all(test(a, s) for a in loads(s)))]
+        # the bins listed: start, start + 1, ..., one per load, limit or condition
+        m = r.randint(2, 3)
+        start = r.choice([0, 0, 0, 1, -1, 2])
+        pool = list(range(start, start + m))
+        if r.random() < 0.3:
+            pool += [start - 1, start + m]  # an item may go outside the bins
+        var_bounds = form in ('loads', 'limits') and r.random() < 0.5
+        per = per_variable(n + (m if var_bounds and form == 'limits' else 0))
+        items = [fresh(some_of(pool, per)) for _ in range(n)]
+        total = sum(sizes)
+
+        def load(j, s, items=items):
+            return sum(size for x, size in zip(items, sizes) if s[x] == start + j)
+        some_loads = [[load(j, s) for j in range(m)] for s in (sample() for _ in range(3))]
+        sem = [((x,), lambda s, x=x: start <= s[x] < start + m) for x in items]
+        if form == 'conditions':
+            conds = [cond_test([a[j] for a in some_loads], names) for j in range(m)]
+            body = ' '.join(c[0] for c in conds)
+            for j, (_, test, extra) in enumerate(conds):
+                sem.append((tuple(sorted(set(items) | set(extra))),
+                            lambda s, j=j, test=test, load=load: test(load(j, s), s)))
+        else:
+            if var_bounds:
+                bounds = []
+                for j in range(m):
+                    near_j = [a[j] + r.choice([-1, 0, 0, 1]) for a in some_loads]
+                    can = sorted(set(max(0, x) for x in near_j + [r.randint(0, total + 1)]))
+                    bounds.append(fresh(can if form == 'loads' else some_of(can, min(per, 3)), det=form == 'loads'))
+            else:
+                a = r.choice(some_loads)
+                bounds = [max(0, a[j] + r.choice([0, 0, 0, 1, -1])) for j in range(m)]
+            body = text(bounds)
+            for j, b in enumerate(bounds):
+                if form == 'loads':
+                    sem.append((tuple(sorted(set(items) | var_items([b]))),
+                                lambda s, j=j, b=b, load=load: load(j, s) == val(b, s)))
+                else:
+                    sem.append((tuple(sorted(set(items) | var_items([b]))),
+                                lambda s, j=j, b=b, load=load: load(j, s) <= val(b, s)))
+        attr = ' startIndex="%d"' % start if (start != 0 or r.random() < 0.2) else ''
+        xml = '<binPacking><list%s> %s </list><sizes> %s </sizes><%s> %s </%s></binPacking>' % (
+            attr, text(items), text(sizes), form, body, form)
+        return xml, sem
+
+    def c_knapsack():
+        n = r.randint(2, 4)
+        per = per_variable(n)
+        items = [fresh(some_of(range(0, r.choice([2, 3, 4])), per)) for _ in range(n)]
+        weights = [r.randint(0, 4) for _ in range(n)]
+        profits = [r.randint(0, 5) for _ in range(n)]
+
+        def total(coeffs):
+            return lambda s, coeffs=coeffs, items=items: sum(c * s[x] for c, x in zip(coeffs, items))
+        fw, fp = total(weights), total(profits)
+        wtxt, wtest, wextra = cond_test([fw(sample()) for _ in range(4)], names)
+        ptxt, ptest, pextra = cond_test([fp(sample()) for _ in range(4)], names)
+        xml = ('<knapsack><list> %s </list><weights> %s </weights><condition> %s </condition>'
+               '<profits> %s </profits><condition> %s </condition></knapsack>') % (
+            text(items), text(weights), wtxt, text(profits), ptxt)
+        return xml, [(tuple(sorted(set(items) | set(wextra))), lambda s, f=fw, t=wtest: t(f(s), s)),
+                     (tuple(sorted(set(items) | set(pextra))), lambda s, f=fp, t=ptest: t(f(s), s))]
+
+    def c_sum():
+        vs = some(1)
+        if r.random() < 0.15:
+            vs.append(r.choice(vs))  # a repeated variable
+        if r.random() < 0.2:
+            co = [r.choice(names) for _ in vs]  # variables as coefficients
+            f = (lambda s, vs=vs, co=co: sum(s[c] * s[v] for c, v in zip(co, vs)))
+        else:
+            co = [r.choice([1, 1, 2, -1, -3, 0, 5]) for _ in vs]
+            f = (lambda s, vs=vs, co=co: sum(c * s[v] for c, v in zip(co, vs)))
+        txt, p, extra = condition(f, names)
+        xml = '<sum><list> %s </list><coeffs> %s </coeffs><condition> %s </condition></sum>' % (text(vs), text(co), txt)
+        return xml, [(tuple(sorted(set(vs) | var_items(co) | set(extra))), p)]
+
+    def c_element():
+        form = r.choice(['index', 'index', 'index', 'member', 'any', 'matrix'])
+
+        def item():
+            if r.random() < 0.75:
+                return r.choice(names)
+            return r.choice(I.dom[r.choice(names)]) + r.choice([0, 0, 1])
+
+        def operand(seen):
+            """A <value> (a variable or an integer) or a <condition>: its text and test."""
+            if r.random() < 0.3:
+                if r.random() < 0.5:
+                    w = r.choice(names)
+                    return '<value> %s </value>' % w, (lambda v, s, w=w: v == s[w]), [w]
+                k = near(seen)
+                return '<value> %d </value>' % k, (lambda v, s, k=k: v == k), []
+            txt, test, extra = cond_test(seen, names)
+            return '<condition> %s </condition>' % txt, test, extra
+
+        def index_var(start, n):
+            # mostly within the list, sometimes one index out of it
+            pool = list(range(start, start + n))
+            if r.random() < 0.3:
+                pool += [start - 1, start + n]
+            return fresh(some_of(pool, per_variable(1)))
+        if form == 'matrix':
+            rows, cols = r.randint(1, 3), r.randint(2, 3)
+            M = [[item() for _ in range(cols)] for _ in range(rows)]
+            sr, sc = r.choice([0, 0, 1, -1]), r.choice([0, 0, 2])
+            ri, ci = index_var(sr, rows), index_var(sc, cols)
+            seen = [val(r.choice(r.choice(M)), sample()) for _ in range(4)]
+            otxt, test, extra = operand(seen)
+            attr = (' startRowIndex="%d"' % sr if sr else '') + (' startColIndex="%d"' % sc if sc else '')
+            xml = '<element><matrix%s> %s </matrix><index> %s %s </index>%s</element>' % (
+                attr, ''.join('(%s)' % ','.join(map(str, row)) for row in M), ri, ci, otxt)
+
+            def p(s, M=M, ri=ri, ci=ci, sr=sr, sc=sc, test=test):
+                i, j = s[ri] - sr, s[ci] - sc
+                return 0 <= i < len(M) and 0 <= j < len(M[0]) and test(val(M[i][j], s), s)
+            return xml, [(tuple(sorted(var_items(*M) | {ri, ci} | set(extra))), p)]
+        L = [item() for _ in range(r.randint(2, 4))]
+        if form != 'index' and not var_items(L):
+            L[r.randrange(len(L))] = r.choice(names)
+        seen = [val(r.choice(L), sample()) for _ in range(4)]
+        if form == 'index':
+            start = r.choice([0, 0, 0, 1, -1, 3])
+            iv = index_var(start, len(L))
+            otxt, test, extra = operand(seen)
+            attr = ' startIndex="%d"' % start if start else ''
+            xml = '<element><list%s> %s </list><index%s> %s </index>%s</element>' % (
+                attr, text(L), ' rank="any"' if r.random() < 0.1 else '', iv, otxt)
+
+            def p(s, L=L, iv=iv, start=start, test=test):
+                i = s[iv] - start
+                return 0 <= i < len(L) and test(val(L[i], s), s)
+            return xml, [(tuple(sorted(var_items(L) | {iv} | set(extra))), p)]
+        if form == 'member':  # some item equals the value
+            if r.random() < 0.5:
+                w = r.choice(names)
+                otxt, test, extra = '<value> %s </value>' % w, (lambda v, s, w=w: v == s[w]), [w]
+            else:
+                k = near(seen)
+                otxt, test, extra = '<value> %d </value>' % k, (lambda v, s, k=k: v == k), []
+        else:
+            txt, test, extra = cond_test(seen, names)
+            otxt = '<condition> %s </condition>' % txt
+        xml = '<element><list> %s </list>%s</element>' % (text(L), otxt)
+        return xml, [(tuple(sorted(var_items(L) | set(extra))),
+                      lambda s, L=L, test=test: any(test(val(x, s), s) for x in L))]
+
+    def c_no_overlap():
+        zi = r.choice([None, None, 'true', 'false', 'false'])
+        zero_ignored = zi != 'false'
+        attr = '' if zi is None else ' zeroIgnored="%s"' % zi
+        var_len = r.random() < 0.4
+        if r.random() < 0.65:  # one dimension
+            n = r.randint(2, 5)
+            per = per_variable(n * (1 + var_len))
+            times = window(r.randint(3, 7))
+            origins = []
+            for _ in range(n):
+                if origins and r.random() < 0.08:
+                    origins.append(r.choice(origins))
+                else:
+                    origins.append(fresh(some_of(times, per)))
+            lengths = [fresh(some_of(range(0, r.choice([2, 3, 4])), per)) if var_len else r.choice([0, 1, 1, 2, 2, 3])
+                       for _ in range(n)]
+            xml = '<noOverlap%s><origins> %s </origins><lengths> %s </lengths></noOverlap>' % (
+                attr, text(origins), text(lengths))
+            boxes = [([o], [ln]) for o, ln in zip(origins, lengths)]
+        else:
+            n, k = r.randint(2, 3), r.choice([2, 2, 3])
+            per = per_variable(n * k * (1 + var_len))
+            spans = [window(r.randint(2, 4)) for _ in range(k)]
+            boxes = [([fresh(some_of(spans[d], per)) for d in range(k)],
+                      [fresh(some_of(range(0, 3), per)) if var_len else r.choice([0, 1, 1, 2, 2, 3]) for d in range(k)])
+                     for _ in range(n)]
+            xml = '<noOverlap%s><origins> %s </origins><lengths> %s </lengths></noOverlap>' % (
+                attr, ''.join('(%s)' % ','.join(o) for o, _ in boxes),
+                ''.join('(%s)' % ','.join(map(str, ln)) for _, ln in boxes))
+        sem = []
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                (oi, li), (oj, lj) = boxes[i], boxes[j]
+
+                def p(s, oi=oi, li=li, oj=oj, lj=lj):
+                    a, la = [s[x] for x in oi], [val(x, s) for x in li]
+                    b, lb = [s[x] for x in oj], [val(x, s) for x in lj]
+                    if zero_ignored and (0 in la or 0 in lb):
+                        return True
+                    return any(a[d] + la[d] <= b[d] or b[d] + lb[d] <= a[d] for d in range(len(a)))
+                sem.append((tuple(sorted(set(oi) | set(oj) | var_items(li, lj))), p))
+        return xml, sem
+
+    def c_count_var():
+        vs = some()
+        w = r.choice(names)
+        f = (lambda s, vs=vs, w=w: sum(1 for v in vs if s[v] == s[w]))
+        txt, p, extra = condition(f, [x for x in names if x not in vs])
+        return ('<count><list> %s </list><values> %s </values><condition> %s </condition></count>' % (text(vs), w, txt),
+                [(tuple(sorted(set(vs) | {w} | set(extra))), p)])
+
+    def c_n_values_except():
+        vs = some()
+        exc = values_of(vs, 2)
+        f = (lambda s, vs=vs, exc=frozenset(exc): len(set(s[v] for v in vs) - exc))
+        txt, p, extra = condition(f, [w for w in names if w not in vs])
+        return ('<nValues><list> %s </list><except> %s </except><condition> %s </condition></nValues>' % (
+            text(vs), text(exc), txt), [(tuple(sorted(set(vs) | set(extra))), p)])
+
+    def c_all_different_except():
+        vs = some()
+        exc = values_of(vs, 2)
+        return ('<allDifferent><list> %s </list><except> %s </except></allDifferent>' % (text(vs), text(exc)),
+                [ad_sem(vs, exc)[:2]])
+
+    def c_cardinality_occurs():
+        vs = some()
+        if r.random() < 0.4:
+            vals = r.sample(names, r.randint(1, min(3, len(names))))  # values given by variables
+        else:
+            vals = values_of(vs, 3)
+        kind = r.choice(['int', 'var', 'interval', 'interval'])
+        occ = []
+        for _ in vals:
+            if kind == 'var':
+                occ.append(r.choice(names))
+            elif kind == 'int':
+                occ.append(r.randint(0, min(2, len(vs))))
+            else:
+                lo = r.randint(0, min(2, len(vs)))
+                occ.append((lo, lo + r.randint(0, 2)))
+        closed = r.random() < 0.3
+
+        def p(s, vs=vs, vals=vals, occ=occ, closed=closed):
+            vv = [val(a, s) for a in vals]
+            if closed and any(s[v] not in vv for v in vs):
+                return False
+            for a, o in zip(vv, occ):
+                k = sum(1 for v in vs if s[v] == a)
+                if isinstance(o, tuple):
+                    if not o[0] <= k <= o[1]:
+                        return False
+                elif k != val(o, s):
+                    return False
+            return True
+        xml = '<cardinality><list> %s </list><values%s> %s </values><occurs> %s </occurs></cardinality>' % (
+            text(vs), ' closed="true"' if closed else '', text(vals),
+            ' '.join('%d..%d' % o if isinstance(o, tuple) else str(o) for o in occ))
+        return xml, [(tuple(sorted(set(vs) | var_items(vals, occ))), p)]
+
+    def c_extremum_index():
+        vs = some(1)
+        tag = r.choice(['minimum', 'maximum'])
+        start = r.choice([0, 0, 1, -2])
+        rank = r.choice([None, 'any', 'first', 'last'])
+        pool = list(range(start, start + len(vs)))
+        if r.random() < 0.3:
+            pool += [start - 1, start + len(vs)]
+        iv = fresh(some_of(pool, per_variable(1)))
+        ext = min if tag == 'minimum' else max
+        f = (lambda s, vs=vs, ext=ext: ext(s[v] for v in vs))
+        txt, cp, extra = condition(f, names) if r.random() < 0.8 else (None, None, [])
+
+        def p(s, vs=vs, iv=iv, start=start, rank=rank, f=f, cp=cp):
+            i = s[iv] - start
+            if not 0 <= i < len(vs):
+                return False
+            m = f(s)
+            if s[vs[i]] != m:
+                return False
+            if rank == 'first' and any(s[v] == m for v in vs[:i]):
+                return False
+            if rank == 'last' and any(s[v] == m for v in vs[i + 1:]):
+                return False
+            return cp is None or cp(s)
+        xml = '<%s><list%s> %s </list><index%s> %s </index>%s</%s>' % (
+            tag, ' startIndex="%d"' % start if start else '', text(vs),
+            ' rank="%s"' % rank if rank else '', iv,
+            '' if txt is None else '<condition> %s </condition>' % txt, tag)
+        return xml, [(tuple(sorted(set(vs) | {iv} | set(extra))), p)]
+
+    def c_channel():
+        form = r.choice(['one', 'two', 'value'])
+        n = r.randint(2, 4)
+        s1, s2 = r.choice([0, 0, 1, -1]), r.choice([0, 0, 2])
+
+        def attr(st):
+            return ' startIndex="%d"' % st if st or r.random() < 0.2 else ''
+        if form == 'one':
+            per = per_variable(n)
+            xs = [fresh(some_of(range(s1, s1 + n), per)) for _ in range(n)]
+            if s1 == 0 and r.random() < 0.3:
+                xml = '<channel> %s </channel>' % text(xs)
+            else:
+                xml = '<channel><list%s> %s </list></channel>' % (attr(s1), text(xs))
+
+            def p(s, xs=xs, st=s1):
+                v = [s[x] - st for x in xs]
+                return all(0 <= v[i] < len(v) and v[v[i]] == i for i in range(len(v)))
+            return xml, [(tuple(sorted(set(xs))), p)]
+        if form == 'two':
+            per = per_variable(2 * n)
+            xs = [fresh(some_of(range(s2, s2 + n), per)) for _ in range(n)]
+            ys = [fresh(some_of(range(s1, s1 + n), per)) for _ in range(n)]
+            xml = '<channel><list%s> %s </list><list%s> %s </list></channel>' % (attr(s1), text(xs), attr(s2), text(ys))
+
+            def p(s, xs=xs, ys=ys, s1=s1, s2=s2):
+                for i, x in enumerate(xs):
+                    j = s[x] - s2
+                    if not (0 <= j < len(ys) and s[ys[j]] - s1 == i):
+                        return False
+                return True
+            return xml, [(tuple(sorted(set(xs) | set(ys))), p)]
+        per = per_variable(n + 1)
+        bs = [fresh(r.choice([[0, 1], [0, 1], [0, 1], [0], [1]])) for _ in range(n)]
+        v = fresh(some_of(range(s1, s1 + n), per))
+        xml = '<channel><list%s> %s </list><value> %s </value></channel>' % (attr(s1), text(bs), v)
+
+        def p(s, bs=bs, v=v, st=s1):
+            return all((s[b] == 1) == (s[v] == i + st) for i, b in enumerate(bs))
+        return xml, [(tuple(sorted(set(bs) | {v})), p)]
+
+    def c_circuit():
+        n = r.randint(2, 5)
+        start = r.choice([0, 0, 0, 1, 2])
+        pool = list(range(start, start + n))
+        if r.random() < 0.1:
+            pool.append(r.choice([start - 1, start + n]))  # a successor out of the vertices
+        per = per_variable(n)
+        xs = [fresh(some_of(pool, per)) for _ in range(n)]
+        k = r.random()
+        if k < 0.5:
+            size = None
+        elif k < 0.8:
+            size = r.randint(0, n)
+        else:
+            size = r.choice(names) if r.random() < 0.5 else fresh(some_of(range(0, n + 2), 3))
+
+        def p(s, xs=xs, start=start, size=size):
+            v = [s[x] - start for x in xs]
+            if any(not 0 <= a < len(v) for a in v):
+                return False
+            on = [i for i, a in enumerate(v) if a != i]
+            if len(on) < 2:
+                return False
+            seen, cur = set(), on[0]
+            while cur not in seen:
+                seen.add(cur)
+                cur = v[cur]
+            if cur != on[0] or seen != set(on):
+                return False
+            return size is None or len(on) == val(size, s)
+        if start == 0 and size is None and r.random() < 0.3:
+            xml = '<circuit> %s </circuit>' % text(xs)
+        else:
+            xml = '<circuit><list%s> %s </list>%s</circuit>' % (
+                ' startIndex="%d"' % start if start else '', text(xs), '' if size is None else '<size> %s </size>' % size)
+        return xml, [(tuple(sorted(set(xs) | var_items([size]))), p)]
+
+    def c_regular():
+        n = r.randint(2, 4)
+        alphabet = sorted(r.sample(range(-1, 4), r.randint(2, 3)))
+        per = per_variable(n)
+        xs = [fresh(some_of(alphabet + ([7] if r.random() < 0.15 else []), per)) for _ in range(n)]
+        states = ['q%d' % i for i in range(r.randint(2, 4))]
+        sink = r.random() < 0.5  # the last state, final, has no outgoing transition
+        trans = []
+        for qi, q in enumerate(states):
+            if sink and qi == len(states) - 1:
+                continue
+            for a in alphabet:
+                if r.random() < 0.65:
+                    trans.append((q, a, r.choice(states)))
+                    if r.random() < 0.1:  # not deterministic
+                        trans.append((q, a, r.choice(states)))
+        if not any(t[0] == states[0] for t in trans):
+            trans.append((states[0], r.choice(alphabet), r.choice(states)))
+        finals = sorted(set(r.sample(states, r.randint(1, 2)) + ([states[-1]] if sink else [])))
+        for q in finals:  # every state the file names is named by a transition
+            if not any(q in (t[0], t[2]) for t in trans):
+                trans.append((r.choice([t[0] for t in trans]), r.choice(alphabet), q))
+        trans = sorted(set(trans), key=lambda t: (states.index(t[0]), t[1], states.index(t[2])))
+        xml = '<regular><list> %s </list><transitions> %s </transitions><start> %s </start><final> %s </final></regular>' % (
+            text(xs), ''.join('(%s,%d,%s)' % t for t in trans), states[0], ' '.join(finals))
+
+        def p(s, xs=xs, trans=trans, start=states[0], finals=frozenset(finals)):
+            cur = {start}
+            for x in xs:
+                a = s[x]
+                cur = {t[2] for t in trans if t[0] in cur and t[1] == a}
+            return bool(cur & finals)
+        return xml, [(tuple(sorted(set(xs))), p)]
+
+    def c_mdd():
+        n = r.randint(2, 3)
+        per = per_variable(n)
+        xs = [fresh(some_of(range(-1, 4), per)) for _ in range(n)]
+        layers = [['r']] + [['n%d%s' % (i, 'ab'[j]) for j in range(r.randint(1, 2))] for i in range(1, n)] + [['t']]
+        edges = []
+        for i in range(n):
+            labels = sorted(set(I.dom[xs[i]]) | {r.randint(-1, 4)})
+            used = {u: set() for u in layers[i]}
+            kept = []
+            for w in layers[i + 1]:  # every node of the next layer entered
+                parents = [u for u in layers[i] if len(used[u]) < len(labels)]
+                if not parents:
+                    break
+                u = r.choice(parents)
+                a = r.choice([b for b in labels if b not in used[u]])
+                used[u].add(a)
+                edges.append((u, a, w))
+                kept.append(w)
+            layers[i + 1] = kept
+            for u in layers[i]:  # every node of this layer left, and more edges
+                free = [b for b in labels if b not in used[u]]
+                if free and (not used[u] or r.random() < 0.6):
+                    for a in r.sample(free, r.randint(0 if used[u] else 1, len(free))):
+                        used[u].add(a)
+                        edges.append((u, a, r.choice(layers[i + 1])))
+        r.shuffle(edges)
+        xml = '<mdd><list> %s </list><transitions> %s </transitions></mdd>' % (
+            text(xs), ''.join('(%s,%d,%s)' % e for e in edges))
+        step = {}
+        for u, a, w in edges:
+            step[(u, a)] = w
+
+        def p(s, xs=xs, step=step):
+            node = 'r'
+            for x in xs:
+                node = step.get((node, s[x]))
+                if node is None:
+                    return False
+            return node == 't'
+        return xml, [(tuple(sorted(set(xs))), p)]
+
+    kinds = {f.__name__[2:]: f for f in [
+        c_all_equal, c_count, c_min_max, c_n_values, c_ordered, c_lex, c_cardinality,
+        c_cumulative, c_bin_packing, c_knapsack, c_sum, c_element, c_no_overlap, c_count_var,
+        c_n_values_except, c_all_different_except, c_cardinality_occurs, c_extremum_index,
+        c_channel, c_circuit, c_regular, c_mdd]}
+    for k in picks:
+        xml, sem = kinds[k]()
         I.cons.append(xml)
         I.sem.extend((sc, pr, 'global') for sc, pr in sem)
     I.text = I.xml()
