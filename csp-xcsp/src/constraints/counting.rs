@@ -218,14 +218,7 @@ impl Constraint for Count {
     fn post(&self, p: &mut Poster<'_, '_>) -> Result<()> {
         let vars = p.vars_of(&self.items)?;
         let n = vars.len() as i64;
-        let ints: Option<Vec<i64>> = self
-            .values
-            .iter()
-            .map(|e| match e {
-                Expr::Const(k) => Some(*k),
-                _ => None,
-            })
-            .collect();
+        let ints = integers(&self.values);
         match (ints, &self.values[..]) {
             (Some(ints), _) => {
                 // A value past 32 bits is taken by no variable.
@@ -410,14 +403,7 @@ impl Cardinality {
     /// (a search, above all one without inference, would branch on them). `false` when it
     /// takes the general form.
     fn post_within(&self, p: &mut Poster<'_, '_>, vars: &[VarId]) -> Result<bool> {
-        let ints: Option<Vec<i64>> = self
-            .values
-            .iter()
-            .map(|e| match e {
-                Expr::Const(k) => Some(*k),
-                _ => None,
-            })
-            .collect();
+        let ints = integers(&self.values);
         let bounds: Option<Vec<(i64, i64)>> = self
             .occurs
             .iter()
@@ -590,4 +576,15 @@ pub(crate) fn cardinality<'d, 'a>(
             closed,
         },
     )
+}
+
+/// The integers of a list, if every item is one.
+fn integers(items: &[Expr]) -> Option<Vec<i64>> {
+    items
+        .iter()
+        .map(|e| match e {
+            Expr::Const(k) => Some(*k),
+            _ => None,
+        })
+        .collect()
 }
