@@ -1,10 +1,13 @@
-//! `minimum` and `maximum`: `result = min(list)` or `max(list)`. Bounds both ways, the
-//! result keeps only values some variable can take, and when a single variable can still
-//! reach the result's range, it is the one that takes the result's value.
+//! `minimum` and `maximum`: `result = min(list)` or `max(list)`, the result a variable or a
+//! set of allowed values (a constant condition: no variable for a search to branch on).
+//! Bounds both ways, a result variable keeps only values some variable can take, and when
+//! a single variable can still reach the result's range, it is the one that takes the
+//! result's value.
 
 use crate::constraints::exact_once_complete;
 use crate::constraints::scope::Arg;
 use crate::constraints::scratch::with_scratch;
+use crate::constraints::tally::Tally;
 use crate::constraints::{bounds, forward_check_last, retain_range, retain_where};
 use crate::propagation::{Conflict, Event, PropagationContext, Propagator};
 use crate::var::VarId;
@@ -14,12 +17,12 @@ use crate::var::VarId;
 pub(crate) struct MinMax {
     scope: Vec<VarId>,
     list: Vec<Arg>,
-    result: Arg,
+    result: Tally,
     is_max: bool,
 }
 
 impl MinMax {
-    pub(crate) fn new(scope: Vec<VarId>, list: Vec<Arg>, result: Arg, is_max: bool) -> MinMax {
+    pub(crate) fn new(scope: Vec<VarId>, list: Vec<Arg>, result: Tally, is_max: bool) -> MinMax {
         MinMax {
             scope,
             list,
@@ -37,11 +40,11 @@ impl Propagator for MinMax {
     fn check(&self, values: &[i32]) -> bool {
         let all = self.list.iter().map(|x| x.value(values));
         let extreme = if self.is_max { all.max() } else { all.min() };
-        extreme == Some(self.result.value(values))
+        extreme.is_some_and(|e| self.result.accepts(values, i64::from(e)))
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>, _event: Event) -> Result<(), Conflict> {
-        let m = self.result.var;
+        let m = self.result.var();
         // The hull of the extreme: [min of mins, min of maxes] for min, and the mirror.
         let (mut lo, mut hi) = if self.is_max {
             (i64::MIN, i64::MIN)
@@ -58,20 +61,22 @@ impl Propagator for MinMax {
                 hi = hi.min(b);
             }
         }
-        retain_range(ctx, m, lo, hi)?;
-        with_scratch(|s| {
-            s.values.clear();
-            s.values.extend(
-                ctx.values(m)
-                    .filter(|&a| self.list.iter().any(|x| ctx.contains(x.var, a))),
-            );
-            if s.values.len() < ctx.size(m) as usize {
-                let kept = &s.values;
-                retain_where(ctx, m, |a| kept.binary_search(&a).is_ok())?;
-            }
-            Ok(())
-        })?;
-        let (m_lo, m_hi) = bounds(ctx, m)?;
+        let (mut m_lo, mut m_hi) = self.result.narrow(ctx, lo, hi)?;
+        if let Some(m) = m {
+            with_scratch(|s| {
+                s.values.clear();
+                s.values.extend(
+                    ctx.values(m)
+                        .filter(|&a| self.list.iter().any(|x| ctx.contains(x.var, a))),
+                );
+                if s.values.len() < ctx.size(m) as usize {
+                    let kept = &s.values;
+                    retain_where(ctx, m, |a| kept.binary_search(&a).is_ok())?;
+                }
+                Ok(())
+            })?;
+            (m_lo, m_hi) = bounds(ctx, m)?;
+        }
         // Every variable is on the right side of the result.
         for x in &self.list {
             if self.is_max {
@@ -95,13 +100,23 @@ impl Propagator for MinMax {
                 only = Some(x.var);
             }
         }
-        if let Some(x) = only.filter(|&x| x != m) {
-            with_scratch(|s| {
-                s.values.clear();
-                s.values.extend(ctx.values(m));
-                let kept = &s.values;
-                retain_where(ctx, x, |a| kept.binary_search(&a).is_ok())
-            })?;
+        match (only.filter(|&x| Some(x) != m), m) {
+            (Some(x), Some(m)) => {
+                with_scratch(|s| {
+                    s.values.clear();
+                    s.values.extend(ctx.values(m));
+                    let kept = &s.values;
+                    retain_where(ctx, x, |a| kept.binary_search(&a).is_ok())
+                })?;
+            }
+            (Some(x), None) => {
+                // The allowed values read no variable: no assignment is needed to test them.
+                let result = &self.result;
+                retain_where(ctx, x, |a| {
+                    (m_lo..=m_hi).contains(&i64::from(a)) && result.accepts(&[], i64::from(a))
+                })?;
+            }
+            (None, _) => {}
         }
         forward_check_last(ctx, &self.scope, |values| self.check(values))
     }

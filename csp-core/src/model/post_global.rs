@@ -371,26 +371,60 @@ impl Model {
 
     /// Posts `minimum`: `result = min(vars)`.
     pub fn minimum(&mut self, vars: &[VarId], result: VarId) -> Result<(), ModelError> {
-        self.post_min_max("minimum", vars, result, false)
+        self.post_min_max_var("minimum", vars, result, false)
     }
 
     /// Posts `maximum`: `result = max(vars)`.
     pub fn maximum(&mut self, vars: &[VarId], result: VarId) -> Result<(), ModelError> {
-        self.post_min_max("maximum", vars, result, true)
+        self.post_min_max_var("maximum", vars, result, true)
     }
 
-    fn post_min_max(
+    /// Posts `minimum` with constant bounds: `min(vars)` is one of the values of the inclusive
+    /// ranges `allowed` (in any order; they may overlap). No result variable is made, so a
+    /// search branches on the list alone.
+    ///
+    /// ```
+    /// use csp_core::{Domain, Model, SearchConfig, Solver};
+    ///
+    /// // Two variables over 0..3 whose minimum is 0 or 3.
+    /// let mut model = Model::new();
+    /// let xs: Vec<_> = (0..2).map(|_| model.add_var(Domain::range(0, 3).unwrap())).collect();
+    /// model.minimum_within(&xs, &[(0, 0), (3, 3)]).unwrap();
+    /// let mut solver = Solver::new(&model, SearchConfig::default()).unwrap();
+    /// assert_eq!(solver.count().solutions, 8); // 7 pairs with a 0, and (3, 3)
+    /// ```
+    pub fn minimum_within(&mut self, vars: &[VarId], allowed: &[(i64, i64)]) -> Result<(), ModelError> {
+        self.post_min_max("minimum", vars, |_| Tally::allowed(allowed), false)
+    }
+
+    /// Posts `maximum` with constant bounds, as [`Model::minimum_within`].
+    pub fn maximum_within(&mut self, vars: &[VarId], allowed: &[(i64, i64)]) -> Result<(), ModelError> {
+        self.post_min_max("maximum", vars, |_| Tally::allowed(allowed), true)
+    }
+
+    fn post_min_max_var(
         &mut self,
         what: &'static str,
         vars: &[VarId],
         result: VarId,
         is_max: bool,
     ) -> Result<(), ModelError> {
-        check_scope(what, vars.iter().copied(), self.num_vars())?;
         self.validate_var(result)?;
+        self.post_min_max(what, vars, |scope| Tally::Var(scope.list(&[result])[0]), is_max)
+    }
+
+    /// The list's scope, then the result's (which may add a variable to it).
+    fn post_min_max(
+        &mut self,
+        what: &'static str,
+        vars: &[VarId],
+        result: impl FnOnce(&mut ScopeBuilder) -> Tally,
+        is_max: bool,
+    ) -> Result<(), ModelError> {
+        check_scope(what, vars.iter().copied(), self.num_vars())?;
         let mut scope = ScopeBuilder::new();
         let list = scope.list(vars);
-        let result = scope.list(&[result])[0];
+        let result = result(&mut scope);
         self.add_propagator(MinMax::new(scope.finish(), list, result, is_max))?;
         Ok(())
     }

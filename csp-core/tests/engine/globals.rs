@@ -56,6 +56,8 @@ enum G {
     Cardinality(Vec<usize>, Vec<i32>, Vec<usize>, bool),
     Minimum(Vec<usize>, usize),
     Maximum(Vec<usize>, usize),
+    /// The list, the inclusive ranges of the allowed extremum, maximum (else minimum).
+    ExtremumWithin(Vec<usize>, Vec<(i64, i64)>, bool),
     ChannelSelf(Vec<usize>, i32),
     Channel(Vec<usize>, i32, Vec<usize>, i32),
     ChannelValue(Vec<usize>, i32, usize),
@@ -224,6 +226,11 @@ impl Oracle for G {
             }
             G::Minimum(xs, r) => vals(xs).into_iter().min() == Some(s[*r]),
             G::Maximum(xs, r) => vals(xs).into_iter().max() == Some(s[*r]),
+            G::ExtremumWithin(xs, allowed, is_max) => {
+                let values = vals(xs).into_iter().map(i64::from);
+                let e = if *is_max { values.max() } else { values.min() };
+                e.is_some_and(|e| allowed.iter().any(|&(lo, hi)| lo <= e && e <= hi))
+            }
             G::ChannelSelf(xs, start) => G::Channel(xs.clone(), *start, xs.clone(), *start).holds(s),
             G::Channel(xs, sx, ys, sy) => {
                 let maps = |from: &[usize], sf: i32, to: &[usize], st: i32| {
@@ -344,6 +351,8 @@ impl Oracle for G {
             }
             G::Minimum(xs, r) => m.minimum(&vars(xs), v[*r]),
             G::Maximum(xs, r) => m.maximum(&vars(xs), v[*r]),
+            G::ExtremumWithin(xs, allowed, true) => m.maximum_within(&vars(xs), allowed),
+            G::ExtremumWithin(xs, allowed, false) => m.minimum_within(&vars(xs), allowed),
             G::ChannelSelf(xs, start) => m.channel_self(&vars(xs), *start),
             G::Channel(xs, sx, ys, sy) => m.channel(&vars(xs), *sx, &vars(ys), *sy),
             G::ChannelValue(bools, start, x) => m.channel_value(&vars(bools), *start, v[*x]),
@@ -484,6 +493,15 @@ fn counting(n: usize) -> BoxedStrategy<G> {
             .prop_map(|(xs, values, occurs, closed)| G::Cardinality(xs, values, occurs, closed)),
         (list(n, 1..=5), 0..n).prop_map(|(xs, r)| G::Minimum(xs, r)),
         (list(n, 1..=5), 0..n).prop_map(|(xs, r)| G::Maximum(xs, r)),
+        (
+            list(n, 1..=5),
+            prop::collection::vec((-3i64..=4, 0i64..=3), 0..=3),
+            any::<bool>(),
+        )
+            .prop_map(|(xs, ranges, is_max)| {
+                let allowed = ranges.into_iter().map(|(lo, len)| (lo, lo + len - 1)).collect();
+                G::ExtremumWithin(xs, allowed, is_max)
+            }),
     ]
     .boxed()
 }

@@ -396,6 +396,22 @@ impl Constraint for Extremum {
         }
         let lo = vars.iter().map(|&v| p.bounds_of(v).0).min().expect("not empty");
         let hi = vars.iter().map(|&v| p.bounds_of(v).1).max().expect("not empty");
+        if self.index.is_none() {
+            // Without an index a constant condition bounds the extremum inside the
+            // propagator, and no condition leaves nothing to post: no result variable,
+            // which a search would branch on.
+            let Some(c) = &self.condition else {
+                return Ok(());
+            };
+            if let Some(allowed) = c.allowed_within(lo, hi) {
+                let posted = if self.maximum {
+                    p.model.maximum_within(&vars, &allowed)
+                } else {
+                    p.model.minimum_within(&vars, &allowed)
+                };
+                return posted.map_err(|e| p.err(e));
+            }
+        }
         let spanned = i32::try_from(lo)
             .ok()
             .zip(i32::try_from(hi).ok())
