@@ -17,7 +17,7 @@
 //! checking, as `decide` does.
 
 use super::Solver;
-use super::driver::{Phase, Step, limit_hit, publish};
+use super::driver::{Phase, Step, limit_hit};
 use super::frame::{Choice, Frame};
 use super::state::SearchState;
 use super::var_order::mrv::first_smallest;
@@ -127,8 +127,7 @@ impl Solver<'_> {
                 *num_unassigned += 1;
                 stats.backtracks += 1;
             }
-            publish(config, stats, *started, clock_every);
-            if let Some(kind) = limit_hit(&config.limits, stats.nodes, *started, clock_every) {
+            if let Some(kind) = limit_hit(config, stats, *started, clock_every) {
                 break Step::Limit(kind);
             }
             // The lowest value not tried yet. The frame keeps `untried` and `last` as the

@@ -167,13 +167,7 @@ impl Solver<'_> {
     }
 
     pub(super) fn limit_reached(&self) -> Option<LimitKind> {
-        publish(&self.config, &self.stats, self.started, self.plan.clock_every);
-        limit_hit(
-            &self.config.limits,
-            self.stats.nodes,
-            self.started,
-            self.plan.clock_every,
-        )
+        limit_hit(&self.config, &self.stats, self.started, self.plan.clock_every)
     }
 
     // Once per node: inlined into the search loop.
@@ -237,36 +231,38 @@ impl Solver<'_> {
     }
 }
 
-/// The limit that stops a search after `nodes` nodes, if any. The clock and the cancel
-/// flag are read when `nodes` is a multiple of `clock_every` (a power of two, chosen by
-/// the search plan).
+/// The limit that stops a search after `stats.nodes` nodes, if any. The clock and the
+/// cancel flag are read when `nodes` is a multiple of `clock_every` (a power of two, chosen
+/// by the search plan), and the live statistics are copied then.
 #[inline]
 pub(super) fn limit_hit(
-    limits: &Limits,
-    nodes: u64,
+    config: &SearchConfig,
+    stats: &Stats,
     started: Option<Instant>,
     clock_every: u64,
 ) -> Option<LimitKind> {
-    if limits.nodes.is_some_and(|max| nodes >= max) {
+    let limits = &config.limits;
+    if limits.nodes.is_some_and(|max| stats.nodes >= max) {
         return Some(LimitKind::Nodes);
     }
-    if nodes & (clock_every - 1) == 0 {
+    if stats.nodes & (clock_every - 1) == 0 {
+        if config.live_stats.is_some() {
+            publish(config, stats, started);
+        }
         return clock_hit(limits, started);
     }
     None
 }
 
-/// Copies the statistics into [`SearchConfig::live_stats`], if there is one, when the clock
-/// is read (`nodes` a multiple of `clock_every`): a plain copy every few thousand nodes, and
-/// `try_lock`, so a reader never holds the search up.
-#[inline]
-pub(super) fn publish(config: &SearchConfig, stats: &Stats, started: Option<Instant>, clock_every: u64) {
+/// Copies the statistics into [`SearchConfig::live_stats`]: a plain copy every few
+/// thousand nodes, and `try_lock`, so a reader never holds the search up. Out of line: the
+/// search loop keeps only the test that there is somewhere to copy to.
+#[cold]
+#[inline(never)]
+fn publish(config: &SearchConfig, stats: &Stats, started: Option<Instant>) {
     let Some(live) = &config.live_stats else {
         return;
     };
-    if stats.nodes & (clock_every - 1) != 0 {
-        return;
-    }
     if let Ok(mut copy) = live.try_lock() {
         *copy = Stats {
             elapsed: started.map_or(stats.elapsed, |s| s.elapsed()),
