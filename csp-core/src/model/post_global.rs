@@ -7,7 +7,7 @@ use crate::constraints::all_equal::AllEqual;
 use crate::constraints::bin_packing::BinPacking;
 use crate::constraints::channel::{Channel, ChannelValue};
 use crate::constraints::circuit::Circuit;
-use crate::constraints::count::{Among, CountVar, NValues, NValuesCounter};
+use crate::constraints::count::{Among, CountVar, NValues};
 use crate::constraints::distinct_lists::DistinctLists;
 use crate::constraints::layered::{Automaton, LayeredGraph, Machine, Mdd};
 use crate::constraints::lex::Lex;
@@ -277,23 +277,21 @@ impl Model {
     /// values of `except` not counted.
     pub fn n_values(&mut self, vars: &[VarId], except: &[i32], counter: VarId) -> Result<(), ModelError> {
         self.validate_var(counter)?;
-        self.post_n_values(vars, except, |scope| {
-            NValuesCounter::Var(scope.list(&[counter])[0])
-        })
+        self.post_n_values(vars, except, |scope| Tally::Var(scope.list(&[counter])[0]))
     }
 
     /// Posts `nValues` with constant bounds: the number of distinct values the variables
-    /// take, values of `except` not counted, lies within `lo..=hi`. No counter variable, so
-    /// none for the search to branch on (`nValues(x, y, z) > 1`: `n_values_within(&[x, y, z],
-    /// &[], 2, 3)`).
+    /// take, values of `except` not counted, is one of the values of the inclusive ranges
+    /// `allowed` (in any order; they may overlap). No counter variable, so none for the
+    /// search to branch on (`nValues(x, y, z) > 1`: `n_values_within(&[x, y, z], &[], &[(2,
+    /// 3)])`).
     pub fn n_values_within(
         &mut self,
         vars: &[VarId],
         except: &[i32],
-        lo: i64,
-        hi: i64,
+        allowed: &[(i64, i64)],
     ) -> Result<(), ModelError> {
-        self.post_n_values(vars, except, |_| NValuesCounter::Within(lo, hi))
+        self.post_n_values(vars, except, |_| Tally::allowed(allowed))
     }
 
     /// The list's scope, then the counter's (which may add a variable to it).
@@ -301,7 +299,7 @@ impl Model {
         &mut self,
         vars: &[VarId],
         except: &[i32],
-        counter: impl FnOnce(&mut ScopeBuilder) -> NValuesCounter,
+        counter: impl FnOnce(&mut ScopeBuilder) -> Tally,
     ) -> Result<(), ModelError> {
         check_scope("nValues", vars.iter().copied(), self.num_vars())?;
         let mut scope = ScopeBuilder::new();

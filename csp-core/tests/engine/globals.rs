@@ -345,7 +345,7 @@ impl Oracle for G {
             G::CountWithin(xs, values, allowed) => m.count_within(&vars(xs), values, allowed),
             G::CountVar(xs, y, c) => m.count_var(&vars(xs), v[*y], v[*c]),
             G::NValues(xs, except, c) => m.n_values(&vars(xs), except, v[*c]),
-            G::NValuesWithin(xs, except, lo, hi) => m.n_values_within(&vars(xs), except, *lo, *hi),
+            G::NValuesWithin(xs, except, lo, hi) => m.n_values_within(&vars(xs), except, &[(*lo, *hi)]),
             G::Cardinality(xs, values, occurs, closed) => {
                 m.cardinality(&vars(xs), values, &vars(occurs), *closed)
             }
@@ -788,7 +788,7 @@ proptest! {
             .map(|d| m.add_var(Domain::from_values(d.iter().copied()).unwrap()))
             .collect();
         if within {
-            m.n_values_within(&xs, &[], 2, xs.len() as i64).unwrap();
+            m.n_values_within(&xs, &[], &[(2, xs.len() as i64)]).unwrap();
         } else {
             let counter = m.int_vars(1, 2, xs.len() as i32).unwrap()[0];
             m.n_values(&xs, &[], counter).unwrap();
@@ -871,8 +871,8 @@ fn malformed_comparisons_are_errors() {
     assert!(is_invalid(m.count(&v, &[1], foreign)));
     assert!(is_invalid(m.count_var(&v, foreign, v[0])));
     assert!(is_invalid(m.n_values(&[], &[], v[0])));
-    assert!(is_invalid(m.n_values_within(&[], &[], 0, 1)));
-    assert!(is_invalid(m.n_values_within(&[v[0], foreign], &[], 0, 1)));
+    assert!(is_invalid(m.n_values_within(&[], &[], &[(0, 1)])));
+    assert!(is_invalid(m.n_values_within(&[v[0], foreign], &[], &[(0, 1)])));
     assert!(is_invalid(m.cardinality(&v, &[0, 1], &[v[0]], false)));
     assert!(is_invalid(m.cardinality(&v, &[0, 0], &[v[0], v[1]], false)));
     assert!(is_invalid(m.minimum(&[], v[0])));

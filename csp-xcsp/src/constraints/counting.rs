@@ -323,23 +323,10 @@ impl Constraint for NValues {
         let n = vars.len() as i64;
         // A constant bound (`(gt,1)`: not all equal) needs no counter variable, which the
         // search would branch on (a decision `count = 2` on three variables prunes little).
-        let within = match (self.condition.op, &self.condition.operand) {
-            (CmpOp::Lt, &Operand::Int(k)) => Some((0, k.saturating_sub(1))),
-            (CmpOp::Le, &Operand::Int(k)) => Some((0, k)),
-            (CmpOp::Ge, &Operand::Int(k)) => Some((k, n)),
-            (CmpOp::Gt, &Operand::Int(k)) => Some((k.saturating_add(1), n)),
-            (CmpOp::Eq | CmpOp::In, &Operand::Int(k)) => Some((k, k)),
-            (CmpOp::In, &Operand::Range(lo, hi)) => Some((lo, hi)),
-            _ => None,
-        };
-        if let Some((lo, hi)) = within {
-            let (lo, hi) = (lo.max(0), hi.min(n));
-            if lo > hi {
-                return p.fail();
-            }
+        if let Some(allowed) = self.condition.allowed_within(0, n) {
             return p
                 .model
-                .n_values_within(&vars, &except, lo, hi)
+                .n_values_within(&vars, &except, &allowed)
                 .map_err(|e| p.err(e));
         }
         let counter = p.var_under(0, n, &self.condition)?;

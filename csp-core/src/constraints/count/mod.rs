@@ -9,4 +9,4 @@ mod n_values;
 
 pub(crate) use among::Among;
 pub(crate) use count_var::CountVar;
-pub(crate) use n_values::{Counter as NValuesCounter, NValues};
+pub(crate) use n_values::NValues;

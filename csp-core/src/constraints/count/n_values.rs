@@ -9,19 +9,10 @@
 use crate::constraints::exact_once_complete;
 use crate::constraints::scope::Arg;
 use crate::constraints::scratch::with_scratch;
-use crate::constraints::{forward_check_last, retain_range, retain_where};
+use crate::constraints::tally::Tally;
+use crate::constraints::{forward_check_last, retain_where};
 use crate::propagation::{Conflict, Event, PropagationContext, Propagator};
 use crate::var::VarId;
-
-/// What the number of distinct values must equal, or lie within.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Counter {
-    /// A variable of the scope.
-    Var(Arg),
-    /// Constant bounds `lo..=hi`: no variable, so none for the search to branch on
-    /// (`nValues(x, y, z) > 1` as XCSP3 writes it).
-    Within(i64, i64),
-}
 
 /// `counter = #{distinct values of list} \ except`.
 #[derive(Clone, Debug)]
@@ -30,11 +21,13 @@ pub(crate) struct NValues {
     list: Vec<Arg>,
     /// Sorted, distinct.
     except: Vec<i32>,
-    counter: Counter,
+    /// A variable of the scope, or constant bounds (`nValues(x, y, z) > 1` as XCSP3 writes
+    /// it: no variable for the search to branch on).
+    counter: Tally,
 }
 
 impl NValues {
-    pub(crate) fn new(scope: Vec<VarId>, list: Vec<Arg>, except: Vec<i32>, counter: Counter) -> NValues {
+    pub(crate) fn new(scope: Vec<VarId>, list: Vec<Arg>, except: Vec<i32>, counter: Tally) -> NValues {
         NValues {
             scope,
             list,
@@ -63,10 +56,7 @@ impl Propagator for NValues {
         taken.sort_unstable();
         taken.dedup();
         let n = taken.len() as i64;
-        match self.counter {
-            Counter::Var(c) => i64::from(c.value(values)) == n,
-            Counter::Within(lo, hi) => (lo..=hi).contains(&n),
-        }
+        self.counter.accepts(values, n)
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>, _event: Event) -> Result<(), Conflict> {
@@ -115,15 +105,8 @@ impl Propagator for NValues {
             fresh.dedup();
             let lo = taken.len() as i64;
             let hi = lo + able.min(fresh.len() as i64);
-            let (least, most, c) = match self.counter {
-                Counter::Var(c) => {
-                    retain_range(ctx, c.var, lo, hi)?;
-                    let least = i64::from(ctx.min(c.var).ok_or(Conflict)?);
-                    (least, i64::from(ctx.max(c.var).ok_or(Conflict)?), Some(c.var))
-                }
-                Counter::Within(a, b) if a.max(lo) <= b.min(hi) => (a.max(lo), b.min(hi), None),
-                Counter::Within(..) => return Err(Conflict),
-            };
+            let (least, most) = self.counter.narrow(ctx, lo, hi)?;
+            let c = self.counter.var();
             if most == lo {
                 // No new value may be taken.
                 for x in &self.list {
