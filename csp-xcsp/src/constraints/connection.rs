@@ -433,25 +433,12 @@ impl Constraint for Extremum {
         // few, instead of every value between (items 0..1 and -30,000,000 made a result of
         // 30 million values, each counted as a legal value without inference).
         let few = vars.iter().map(|&v| p.dom_len(v)).sum::<u64>() <= 1 << 16;
-        let given = self.condition.as_ref().and_then(|c| match (c.op, &c.operand) {
-            (CmpOp::Eq, Operand::Var(y)) => Some(*y),
-            _ => None,
-        });
-        let result = if let Some(y) = given {
-            // `(eq, y)`: y is the result.
-            y
-        } else if few {
-            let values = vars.iter().flat_map(|&v| p.model.domain(v).values()).collect();
-            let result = p.var_over(values)?;
-            if let Some(c) = &self.condition {
-                p.condition(Expr::Var(result), c)?;
-            }
-            result
-        } else {
-            match &self.condition {
-                Some(c) => p.var_under(lo, hi, c)?,
-                None => p.new_var(lo, hi)?,
-            }
+        let taken = |p: &Poster<'_, '_>| vars.iter().flat_map(|&v| p.model.domain(v).values()).collect();
+        let result = match (&self.condition, few) {
+            (Some(c), true) => p.var_over_under(taken(p), c)?,
+            (None, true) => p.var_over(taken(p))?,
+            (Some(c), false) => p.var_under(lo, hi, c)?,
+            (None, false) => p.new_var(lo, hi)?,
         };
         if self.maximum {
             p.model.maximum(&vars, result).map_err(|e| p.err(e))?;

@@ -176,13 +176,12 @@ fn loads_hold(o: &[i128], l: &[i128], h: &[i128], cond: &Condition, values: &[i3
     if !cond.holds(0, values) {
         return false;
     }
-    let running = |j: usize| l[j] > 0;
-    let times = (0..o.len())
-        .filter(|&i| running(i))
+    let mut times = (0..o.len())
+        .filter(|&i| l[i] > 0)
         .flat_map(|i| [o[i], o[i] + l[i]]);
-    times.into_iter().all(|t| {
+    times.all(|t| {
         let load: i128 = (0..o.len())
-            .filter(|&j| running(j) && o[j] <= t && t < o[j] + l[j])
+            .filter(|&j| o[j] <= t && t < o[j] + l[j])
             .map(|j| h[j])
             .sum();
         cond.holds(load, values)

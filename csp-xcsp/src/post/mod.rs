@@ -416,10 +416,23 @@ impl<'m, 'l> Poster<'m, 'l> {
     /// condition's own variable when the condition is `(eq, y)`: for counts, loads and the
     /// like that a global constraint defines and the condition then bounds.
     pub(crate) fn var_under(&mut self, lo: i64, hi: i64, cond: &Condition) -> Result<VarId> {
+        self.var_restricted(cond, |p| p.new_var(lo, hi))
+    }
+
+    /// [`Poster::var_under`] over `values` instead of an interval.
+    pub(crate) fn var_over_under(&mut self, values: BTreeSet<i32>, cond: &Condition) -> Result<VarId> {
+        self.var_restricted(cond, |p| p.var_over(values))
+    }
+
+    fn var_restricted(
+        &mut self,
+        cond: &Condition,
+        fresh: impl FnOnce(&mut Self) -> Result<VarId>,
+    ) -> Result<VarId> {
         if let (CmpOp::Eq, Operand::Var(y)) = (cond.op, &cond.operand) {
             return Ok(*y);
         }
-        let v = self.new_var(lo, hi)?;
+        let v = fresh(self)?;
         self.condition(Expr::Var(v), cond)?;
         Ok(v)
     }
