@@ -59,6 +59,7 @@ mod config;
 mod constraints;
 mod domain;
 mod error;
+pub mod lns;
 mod local;
 mod memory;
 mod model;
@@ -87,6 +88,7 @@ pub use constraints::{
 };
 pub use domain::{Domain, MAX_DOMAIN_SPAN};
 pub use error::{ModelError, ParseNameError};
+pub use lns::{LnsConfig, LnsReport, LnsSolver, NeighbourhoodKind};
 pub use local::{Annealing, AnnealingModel, AnnealingRun, AnnealingStats, anneal};
 pub use local::{
     ConflictModel, LocalOutcome, LocalRun, LocalStats, MinConflicts, ModelConflicts, min_conflicts,

@@ -61,6 +61,14 @@ pub struct Stats {
     pub backjumps: u64,
     /// The levels backjumps went over: each one's untried values are never tried.
     pub levels_skipped: u64,
+    /// Under large neighbourhood search ([`crate::LnsSolver`]): the part of `nodes` made
+    /// in neighbourhoods, the neighbourhoods searched, and the better solutions they gave
+    /// (0 otherwise).
+    pub lns_nodes: u64,
+    /// Neighbourhoods searched by large neighbourhood search.
+    pub neighbourhoods: u64,
+    /// Better solutions found by large neighbourhood search.
+    pub lns_solutions: u64,
     /// The best objective value found by optimisation (`None`: no solution yet, or no
     /// optimisation).
     pub objective: Option<i64>,
@@ -109,6 +117,9 @@ impl Stats {
         self.place_decisions += other.place_decisions;
         self.backjumps += other.backjumps;
         self.levels_skipped += other.levels_skipped;
+        self.lns_nodes += other.lns_nodes;
+        self.neighbourhoods += other.neighbourhoods;
+        self.lns_solutions += other.lns_solutions;
         self.objective = other.objective.or(self.objective);
         let add = |a: Option<u64>, b: Option<u64>| match (a, b) {
             (Some(a), Some(b)) => Some(a + b),

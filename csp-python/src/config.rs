@@ -118,7 +118,7 @@ fn text(value: &Bound<'_, PyAny>, key: &str) -> PyResult<String> {
         .map_err(|_| PyTypeError::new_err(format!("{key} must be a string, not {}", type_name(value))))
 }
 
-fn flag(value: &Bound<'_, PyAny>, key: &str) -> PyResult<bool> {
+pub(crate) fn flag(value: &Bound<'_, PyAny>, key: &str) -> PyResult<bool> {
     value
         .extract::<bool>()
         .map_err(|_| PyTypeError::new_err(format!("{key} must be True or False, not {}", type_name(value))))

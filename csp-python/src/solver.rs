@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use csp_core::{LimitKind, Model as CoreModel, Outcome, Stats};
+use csp_core::{LimitKind, LnsConfig, Model as CoreModel, Outcome, Stats};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -25,7 +25,9 @@ use crate::worker::{Answer, Goal, Reply, Request, Worker};
 /// keyword options are csp-core's `SearchConfig`: `tie_break` (`"lowest"`, `"random"`),
 /// `seed`, `restarts` (`"luby:100"`, `"geometric:100:1.5"`, `None`), `node_limit`,
 /// `time_limit` (seconds), `solution_limit`, `probing`, `branching` (`"variables"`,
-/// `"places"`) and `max_trail`.
+/// `"places"`) and `max_trail`. `lns=True` makes `optimize()` run large neighbourhood
+/// search beside branch and bound (the command line's default for instance files; off
+/// here, so that node counts are the strategy's own).
 ///
 /// Solutions are dicts name -> value. The search runs without the GIL; Ctrl-C stops it
 /// with `KeyboardInterrupt` (the solver then says `status == "limit"`, `limit ==
@@ -197,12 +199,29 @@ impl Solver {
     ) -> PyResult<Solver> {
         let parsed = self::strategy(strategy)?;
         let cancel = flag();
-        let mut config = search_config(parsed, options, cancel.clone())?;
+        // `lns` is the solver's own option, not the search's.
+        let options = options.map(|o| o.copy()).transpose()?;
+        let lns = match &options {
+            Some(o) => match o.get_item("lns")? {
+                Some(value) => {
+                    o.del_item("lns")?;
+                    !value.is_none() && crate::config::flag(&value, "lns")?
+                }
+                None => false,
+            },
+            None => false,
+        };
+        let mut config = search_config(parsed, options.as_ref(), cancel.clone())?;
         let live = Arc::new(Mutex::new(Stats::default()));
         config.live_stats = Some(live.clone());
         let model = model.get();
         let core = model.snapshot(py);
-        let (worker, stats) = Worker::start(py, core.clone(), config, cancel)?;
+        let lns = lns.then(|| LnsConfig {
+            decision_vars: model.shown.map(|n| core.vars().take(n).collect()),
+            seed: config.seed,
+            ..LnsConfig::default()
+        });
+        let (worker, stats) = Worker::start(py, core.clone(), config, lns, cancel)?;
         *lock(py, &live) = stats.clone();
         Ok(Solver {
             worker,

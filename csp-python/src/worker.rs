@@ -9,7 +9,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 
-use csp_core::{ConfigError, Count, Model, Optimum, Outcome, SearchConfig, Solver, Stats, VarId};
+use csp_core::{
+    ConfigError, Count, LnsConfig, LnsSolver, Model, Optimum, Outcome, SearchConfig, Solver, Stats, VarId,
+};
 use pyo3::prelude::*;
 
 use crate::errors::{panic_error, solver_gone, value_error};
@@ -84,13 +86,14 @@ impl Worker {
         py: Python<'_>,
         model: Model,
         config: SearchConfig,
+        lns: Option<LnsConfig>,
         cancel: Arc<AtomicBool>,
     ) -> PyResult<(Worker, Stats)> {
         let (requests, incoming) = channel();
         let (outgoing, replies) = sync_channel(1);
         std::thread::Builder::new()
             .name("csp solver".into())
-            .spawn(move || serve(model, config, incoming, outgoing))
+            .spawn(move || serve(model, config, lns, incoming, outgoing))
             .map_err(|e| {
                 pyo3::exceptions::PyOSError::new_err(format!("cannot start a search thread: {e}"))
             })?;
@@ -121,8 +124,17 @@ impl Worker {
 }
 
 /// The thread: builds the search, then answers requests until the Python side is gone
-/// (its `Sender` dropped) or a panic has left the search unusable.
-fn serve(model: Model, config: SearchConfig, incoming: Receiver<Request>, outgoing: SyncSender<Reply>) {
+/// (its `Sender` dropped) or a panic has left the search unusable. With `lns`, the
+/// model's objective is optimised by a large neighbourhood search of its own, made at the
+/// first such request.
+fn serve(
+    model: Model,
+    config: SearchConfig,
+    lns: Option<LnsConfig>,
+    incoming: Receiver<Request>,
+    outgoing: SyncSender<Reply>,
+) {
+    let for_lns = lns.as_ref().map(|_| config.clone());
     let created = catch_unwind(AssertUnwindSafe(|| Solver::new(&model, config)));
     let mut solver = match created {
         Ok(Ok(solver)) => solver,
@@ -141,10 +153,20 @@ fn serve(model: Model, config: SearchConfig, incoming: Receiver<Request>, outgoi
     {
         return;
     }
+    let mut neighbourhoods: Option<LnsSolver<'_>> = None;
     for request in incoming {
-        let answered = catch_unwind(AssertUnwindSafe(|| answer(&mut solver, request)));
+        let answered = catch_unwind(AssertUnwindSafe(|| match (&lns, &for_lns, request) {
+            (Some(lns), Some(config), Request::Optimize(Goal::Objective)) => {
+                let searching = match &mut neighbourhoods {
+                    Some(searching) => searching,
+                    None => neighbourhoods.insert(LnsSolver::new(&model, config.clone(), lns.clone())?),
+                };
+                Ok((Answer::Optimum(searching.optimize()?), searching.stats().clone()))
+            }
+            (_, _, request) => answer(&mut solver, request).map(|answer| (answer, solver.stats().clone())),
+        }));
         let reply = match answered {
-            Ok(Ok(answer)) => Ok((answer, solver.stats().clone())),
+            Ok(Ok(answered)) => Ok(answered),
             Ok(Err(e)) => Err(Failure::Config(e)),
             Err(payload) => {
                 let _ = outgoing.send(Err(Failure::Panic(payload)));

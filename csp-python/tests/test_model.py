@@ -194,6 +194,10 @@ def test_optimisation_finds_the_brute_force_optimum():
         assert (solver.status, found["cost"], solver.objective) == ("optimal", best, best)
         smallest = csp.Solver(m, strategy).minimize(cost)
         assert smallest["cost"] == min(s["cost"] for s in brute_force(m, m.is_solution))
+        with_lns = csp.Solver(m, strategy, lns=True)
+        found = with_lns.optimize()
+        assert (with_lns.status, found["cost"], with_lns.objective) == ("optimal", best, best)
+        assert m.is_solution(found) and with_lns.stats["lns_nodes"] <= with_lns.stats["nodes"]
 
 
 def test_givens_and_violations():

@@ -38,7 +38,8 @@ enum Answer {
         solutions: u64,
         first: Option<Vec<i32>>,
         limit: Option<LimitKind>,
-        stats: Stats,
+        /// Boxed: the statistics are most of an answer's size.
+        stats: Box<Stats>,
     },
     Error {
         message: String,
@@ -56,7 +57,7 @@ fn count_one(path: &Path, args: &CountArgs, config: &SearchConfig) -> (Option<Lo
                 solutions: 0,
                 first: None,
                 limit: Some(kind),
-                stats: Stats::default(),
+                stats: Box::default(),
             };
             return (None, answer);
         }
@@ -142,7 +143,7 @@ fn total(
         solutions,
         first,
         limit,
-        stats,
+        stats: Box::new(stats),
     }
 }
 
@@ -181,7 +182,7 @@ fn count_tree(path: &Path, loaded: &Loaded, config: &SearchConfig, cap: Option<u
             solutions: 0,
             first: None,
             limit: Some(kind),
-            stats,
+            stats: Box::new(stats),
         },
         Err(e) => error(e.to_string(), false),
     }

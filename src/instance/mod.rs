@@ -18,7 +18,7 @@ use std::time::Instant;
 use clap::{Args, ValueEnum};
 use csp_core::{
     Backjump, Inference, LimitKind, Model, Restarts, SearchConfig, Stats, Strategy, Strength, ValueOrder,
-    VarOrder,
+    VarId, VarOrder,
 };
 use csp_xcsp::dimacs::Colouring;
 use csp_xcsp::{Instance, ReadLimits, ReadOptions};
@@ -215,6 +215,15 @@ impl Loaded {
         match self {
             Loaded::Xcsp(i) => &i.model,
             Loaded::Colouring(c) => &c.model,
+        }
+    }
+
+    /// The variables the instance declares, without the auxiliary ones the posting adds
+    /// (large neighbourhood search fixes and frees these); `None`: every variable.
+    pub fn decision_vars(&self) -> Option<Vec<VarId>> {
+        match self {
+            Loaded::Xcsp(i) => Some(i.model.vars().take(i.declared).collect()),
+            Loaded::Colouring(_) => None,
         }
     }
 

@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
-use csp_core::{LimitKind, Outcome, SearchConfig, Solver, Stats, TreeSolver};
+use csp_core::{
+    LimitKind, LnsConfig, LnsSolver, NeighbourhoodKind, Outcome, SearchConfig, Solver, Stats, TreeSolver,
+};
 use serde_json::{Map, Value};
 
 use super::{
@@ -36,10 +38,26 @@ pub struct SolveArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Line, allow_negative_numbers = true)]
     pub format: Format,
+    /// Large neighbourhood search on an optimisation instance, taking turns with the
+    /// complete search that proves the optimum: `on` (the default) or `off` (branch and
+    /// bound alone, node for node the strategy's own search).
+    #[arg(long, value_enum, default_value_t = Switch::On, value_name = "on|off")]
+    pub lns: Switch,
+    /// The kinds of neighbourhood LNS chooses from, comma-separated: random, pg
+    /// (propagation-guided), rpg (reverse propagation-guided), objective. Default: all.
+    #[arg(long, value_delimiter = ',', value_name = "KINDS")]
+    pub neighbourhoods: Vec<NeighbourhoodKind>,
     #[command(flatten)]
     pub instance: InstanceArgs,
     #[command(flatten)]
     pub search: SearchArgs,
+}
+
+/// On or off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Switch {
+    On,
+    Off,
 }
 
 /// How the search of one instance ended.
@@ -65,6 +83,8 @@ struct Answer {
     stats: Stats,
     /// Optimising: the best objective value.
     objective: Option<i64>,
+    /// Optimising: the best value any solution can have, as proved (see `Optimum::bound`).
+    bound: Option<i64>,
     /// The lines written while searching (its file's header, the improvements), when they
     /// could not be streamed at once (several workers).
     progress: Vec<String>,
@@ -169,6 +189,7 @@ fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, live: Live<'_>) -
         ending: Ending::Complete,
         stats: Stats::default(),
         objective: None,
+        bound: None,
         progress: Vec::new(),
     };
     if args.files.len() > 1 {
@@ -208,6 +229,18 @@ fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, live: Live<'_>) -
         answer.loaded = Some(loaded);
         return answer;
     }
+    if loaded.is_optimisation() && !args.all {
+        optimise(
+            path,
+            args,
+            &loaded,
+            &remaining(config, deadline),
+            &live,
+            &mut answer,
+        );
+        answer.loaded = Some(loaded);
+        return answer;
+    }
     let mut solver = match Solver::new(loaded.model(), remaining(config, deadline)) {
         Ok(s) => s,
         Err(e) => {
@@ -222,80 +255,47 @@ fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, live: Live<'_>) -
     let mut failure: Option<String> = None;
     let mut gone = false;
     let searching = Instant::now();
-    let limit = if loaded.is_optimisation() && !args.all {
-        let optimum = solver.optimize_with(|s, value| {
-            if let Err(e) = loaded.check(s).and_then(|()| loaded.check_objective(s, value)) {
-                failure = Some(e);
+    let extensions = loaded.extensions();
+    let mut stopped = None;
+    let limit = solver.for_each_solution(|s| {
+        if let Err(e) = loaded.check(s) {
+            failure = Some(e);
+            return false;
+        }
+        if !args.all {
+            answer.found += 1;
+            answer.first = Some(s.to_vec());
+            return false;
+        }
+        // Each solution of the model stands for `extensions` of the instance (the
+        // colourings of a graph's isolated vertices), written one by one under the
+        // run's limits: they are no nodes, so the search does not see them.
+        let mut extension = 0u64;
+        while extensions.is_none_or(|n| extension < n) {
+            if extension > 0 {
+                stopped = interrupted(deadline);
+                if stopped.is_some() {
+                    return false;
+                }
+            }
+            let text = match args.format {
+                Format::Line => loaded.line(s, extension),
+                Format::Xcsp => loaded.xcsp(s, extension, None),
+                Format::Json => super::json_line_with(&object(path), "solution", loaded.json(s, extension)),
+            };
+            if !live.line(&mut answer, text) {
+                gone = true;
                 return false;
             }
             answer.found += 1;
-            answer.first = Some(s.to_vec());
-            answer.objective = Some(value);
-            let progress = match args.format {
-                Format::Xcsp => Some(format!("o {value}")),
-                Format::Line => Some(format!("# objective {value}")),
-                Format::Json => None,
+            let Some(next) = extension.checked_add(1) else {
+                break;
             };
-            if let Some(text) = progress {
-                if !live.line(&mut answer, text) {
-                    gone = true;
-                    return false;
-                }
-            }
-            true
-        });
-        match optimum {
-            Ok(optimum) => optimum.limit,
-            Err(e) => {
-                failure = Some(e.to_string());
-                None
-            }
+            extension = next;
         }
-    } else {
-        let extensions = loaded.extensions();
-        let mut stopped = None;
-        let limit = solver.for_each_solution(|s| {
-            if let Err(e) = loaded.check(s) {
-                failure = Some(e);
-                return false;
-            }
-            if !args.all {
-                answer.found += 1;
-                answer.first = Some(s.to_vec());
-                return false;
-            }
-            // Each solution of the model stands for `extensions` of the instance (the
-            // colourings of a graph's isolated vertices), written one by one under the
-            // run's limits: they are no nodes, so the search does not see them.
-            let mut extension = 0u64;
-            while extensions.is_none_or(|n| extension < n) {
-                if extension > 0 {
-                    stopped = interrupted(deadline);
-                    if stopped.is_some() {
-                        return false;
-                    }
-                }
-                let text = match args.format {
-                    Format::Line => loaded.line(s, extension),
-                    Format::Xcsp => loaded.xcsp(s, extension, None),
-                    Format::Json => {
-                        super::json_line_with(&object(path), "solution", loaded.json(s, extension))
-                    }
-                };
-                if !live.line(&mut answer, text) {
-                    gone = true;
-                    return false;
-                }
-                answer.found += 1;
-                let Some(next) = extension.checked_add(1) else {
-                    break;
-                };
-                extension = next;
-            }
-            true
-        });
-        limit.or(stopped)
-    };
+        true
+    });
+    let limit = limit.or(stopped);
     answer.stats = solver.stats().clone();
     if args.all {
         // The instance's solutions, not the model's (see `Loaded::extensions`), and the
@@ -314,6 +314,80 @@ fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, live: Live<'_>) -
     };
     answer.loaded = Some(loaded);
     answer
+}
+
+/// An optimisation instance: branch and bound, with large neighbourhood search unless
+/// `--lns off`. Each better solution is checked against the constraints as read, and its
+/// value written as it is found.
+fn optimise(
+    path: &Path,
+    args: &SolveArgs,
+    loaded: &Loaded,
+    config: &SearchConfig,
+    live: &Live<'_>,
+    answer: &mut Answer,
+) {
+    let mut failure: Option<String> = None;
+    let mut gone = false;
+    let ran = {
+        let mut on_improvement = |s: &[i32], value: i64| {
+            if let Err(e) = loaded.check(s).and_then(|()| loaded.check_objective(s, value)) {
+                failure = Some(e);
+                return false;
+            }
+            answer.found += 1;
+            answer.first = Some(s.to_vec());
+            answer.objective = Some(value);
+            let progress = match args.format {
+                Format::Xcsp => Some(format!("o {value}")),
+                Format::Line => Some(format!("# objective {value}")),
+                Format::Json => None,
+            };
+            if let Some(text) = progress {
+                if !live.line(answer, text) {
+                    gone = true;
+                    return false;
+                }
+            }
+            true
+        };
+        let model = loaded.model();
+        if args.lns == Switch::On {
+            let lns = LnsConfig {
+                decision_vars: loaded.decision_vars(),
+                kinds: args.neighbourhoods.clone(),
+                seed: config.seed,
+                ..LnsConfig::default()
+            };
+            LnsSolver::new(model, config.clone(), lns).and_then(|mut solver| {
+                Ok((solver.optimize_with(&mut on_improvement)?, solver.stats().clone()))
+            })
+        } else {
+            Solver::new(model, config.clone()).and_then(|mut solver| {
+                Ok((solver.optimize_with(&mut on_improvement)?, solver.stats().clone()))
+            })
+        }
+    };
+    let limit = match ran {
+        Ok((optimum, stats)) => {
+            answer.stats = stats;
+            answer.bound = optimum.bound;
+            optimum.limit
+        }
+        Err(e) => {
+            failure.get_or_insert(e.to_string());
+            None
+        }
+    };
+    answer.ending = match (failure, gone, limit) {
+        (Some(message), _, _) => Ending::Error {
+            message: format!("{}: {message}", path.display()),
+            unsupported: false,
+        },
+        (None, true, _) => Ending::ReaderGone,
+        (None, false, Some(kind)) => Ending::Limit(kind),
+        (None, false, None) => Ending::Complete,
+    };
 }
 
 /// The limit that stops the run now, if any: SIGINT or SIGTERM, or the deadline (checked
@@ -404,7 +478,10 @@ fn answer_lines(path: &Path, args: &SolveArgs, answer: &Answer) -> Vec<String> {
                 out.push(l.line(s, 0));
                 if let (true, Some(value)) = (optimising, answer.objective) {
                     out.push(match ending {
-                        Ending::Limit(k) => format!("# best {value}, not proved optimal ({k})"),
+                        Ending::Limit(k) => match answer.bound {
+                            Some(bound) => format!("# best {value}, not proved optimal ({k}); bound {bound}"),
+                            None => format!("# best {value}, not proved optimal ({k})"),
+                        },
                         _ => format!("# optimum {value}"),
                     });
                 }
@@ -441,6 +518,9 @@ fn answer_lines(path: &Path, args: &SolveArgs, answer: &Answer) -> Vec<String> {
                     let cost = answer.objective.filter(|_| optimising).map(|c| (proved, c));
                     out.push(l.xcsp(s, 0, cost));
                 }
+                if let (true, false, Some(bound)) = (optimising, proved, answer.bound) {
+                    out.push(format!("d BOUND {bound}"));
+                }
                 if all {
                     out.push(format!(
                         "c solutions {}{}",
@@ -475,6 +555,7 @@ fn answer_lines(path: &Path, args: &SolveArgs, answer: &Answer) -> Vec<String> {
                     m.extend(stats_json(&answer.stats));
                     if optimising {
                         m.insert("optimal".into(), Value::from(proved && answer.found > 0));
+                        m.insert("bound".into(), answer.bound.map_or(Value::Null, Value::from));
                     }
                 }
             }

@@ -398,3 +398,77 @@ fn isolated_vertices_are_counted_and_enumerated() {
     assert_ne!(solution["v1"], solution["v1000000"]);
     assert_eq!(solution["v2"], 0);
 }
+
+/// A knapsack: 14 items, the most value within the capacity.
+fn knapsack_file() -> PathBuf {
+    let weights: Vec<String> = (0..14).map(|i| (3 + (i * 7) % 11).to_string()).collect();
+    let values: Vec<String> = (0..14).map(|i| (2 + (i * 5) % 13).to_string()).collect();
+    let text = format!(
+        "<instance format=\"XCSP3\" type=\"COP\">\n<variables>\n<array id=\"x\" size=\"[14]\"> 0 1 </array>\n</variables>\n\
+         <constraints>\n<sum>\n<list> x[] </list>\n<coeffs> {} </coeffs>\n<condition> (le,40) </condition>\n</sum>\n</constraints>\n\
+         <objectives>\n<maximize type=\"sum\">\n<list> x[] </list>\n<coeffs> {} </coeffs>\n</maximize>\n</objectives>\n</instance>\n",
+        weights.join(" "),
+        values.join(" ")
+    );
+    temp_file("knapsack.xml", &text)
+}
+
+#[test]
+fn large_neighbourhood_search_proves_the_same_optimum_and_reports_its_bound() {
+    let path = knapsack_file();
+    let path = path.to_str().unwrap();
+    let mut optima = Vec::new();
+    for lns in ["off", "on"] {
+        let o = csp(&["solve", path, "--lns", lns, "--format", "json"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let answer: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert_eq!(answer["status"], "optimal", "--lns {lns}: {answer}");
+        assert_eq!(
+            answer["bound"], answer["objective"],
+            "--lns {lns}: a proved optimum is its own bound"
+        );
+        assert!(answer["lns_nodes"].as_u64().unwrap() <= answer["nodes"].as_u64().unwrap());
+        if lns == "off" {
+            assert_eq!(answer["lns_nodes"], 0, "branch and bound alone");
+        }
+        optima.push(answer["objective"].as_i64().unwrap());
+    }
+    assert_eq!(optima[0], optima[1]);
+    // Stopped early: the best so far and a bound no solution is above (maximising).
+    for (lns, kinds) in [("on", "random,pg"), ("on", "rpg,objective"), ("off", "random")] {
+        let o = csp(&[
+            "solve",
+            path,
+            "--lns",
+            lns,
+            "--neighbourhoods",
+            kinds,
+            "--node-limit",
+            "40",
+            "--format",
+            "xcsp",
+        ]);
+        let out = stdout(&o);
+        assert!(out.contains("s SATISFIABLE"), "--lns {lns}: {out}");
+        let bound: i64 = out
+            .lines()
+            .find_map(|l| l.strip_prefix("d BOUND "))
+            .unwrap_or_else(|| panic!("no bound: {out}"))
+            .parse()
+            .unwrap();
+        let best: i64 = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("o "))
+            .next_back()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(
+            best <= optima[0] && optima[0] <= bound,
+            "--lns {lns}: {best} {} {bound}",
+            optima[0]
+        );
+    }
+    let o = csp(&["solve", path, "--neighbourhoods", "nosuch"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -233,6 +233,23 @@ impl Propagator for Linear {
         }
     }
 
+    fn terms_of(&self, var: VarId) -> Option<Vec<(i64, VarId)>> {
+        // Only an equation defines `var`: `c_y * y + sum(c_i * x_i) = rhs`, so `y` grows
+        // with `x_i` by `-c_i / c_y`.
+        let LinearKind::Range(lo, hi) = self.kind else {
+            return None;
+        };
+        let at = self.vars.iter().position(|&x| x == var).filter(|_| lo == hi)?;
+        let sign = self.coefs[at].signum();
+        let terms = self
+            .vars
+            .iter()
+            .zip(&self.coefs)
+            .enumerate()
+            .filter(|&(i, _)| i != at);
+        Some(terms.map(|(_, (&x, &c))| (-c.saturating_mul(sign), x)).collect())
+    }
+
     fn wake(&self) -> Wake {
         match self.kind {
             LinearKind::Range(..) | LinearKind::In(_) => Wake::OnChange,

@@ -43,6 +43,13 @@ impl Propagator for MinMax {
         extreme.is_some_and(|e| self.result.accepts(values, i64::from(e)))
     }
 
+    fn terms_of(&self, var: VarId) -> Option<Vec<(i64, VarId)>> {
+        match self.result {
+            Tally::Var(result) if result.var == var => Some(self.list.iter().map(|x| (1, x.var)).collect()),
+            _ => None,
+        }
+    }
+
     fn propagate(&self, ctx: &mut PropagationContext<'_>, _event: Event) -> Result<(), Conflict> {
         let m = self.result.var();
         // The hull of the extreme: [min of mins, min of maxes] for min, and the mirror.

@@ -38,6 +38,11 @@ pub struct Optimum {
     pub proved: bool,
     /// The limit that stopped the search, if one did.
     pub limit: Option<LimitKind>,
+    /// The best objective value any solution can have, as proved so far: a lower bound
+    /// when minimising, an upper bound when maximising (the objective's bound at the root
+    /// of the search, after propagation and the nogoods of restarts). The optimum when
+    /// `proved`; `None` when nothing is known (or there is no solution).
+    pub bound: Option<i64>,
 }
 
 /// The objective values a better solution may have: `lo..=hi`, open on one side (the
@@ -88,7 +93,7 @@ impl Window {
 /// The state of a branch and bound: the objective, its bound and the best solution.
 pub(super) struct BranchAndBound {
     objective: Objective,
-    var: VarId,
+    pub(super) var: VarId,
     /// The bound in force now.
     window: Window,
     best: Option<Vec<i32>>,
@@ -96,6 +101,8 @@ pub(super) struct BranchAndBound {
     /// The bound each level's current decision was made under, by level (a search is at
     /// most one level per variable deep).
     decided_under: Vec<Window>,
+    /// The objective's best value at the root, the last time the search was there.
+    root_bound: Option<i64>,
 }
 
 impl BranchAndBound {
@@ -107,12 +114,13 @@ impl BranchAndBound {
             best: None,
             best_value: None,
             decided_under: vec![Window::ANY; num_vars],
+            root_bound: None,
         }
     }
 
     /// A solution of objective value `value`, better than any before: the bound moves
     /// strictly past it.
-    fn improve(&mut self, solution: &[i32], value: i64) {
+    pub(super) fn improve(&mut self, solution: &[i32], value: i64) {
         debug_assert!(self.window.allows_i64(value), "a solution outside the bound");
         self.window = match self.objective {
             Objective::Minimize(_) => Window {
@@ -189,6 +197,19 @@ impl Solver<'_> {
     fn branch_and_bound(
         &mut self,
         objective: Objective,
+        on_improvement: impl FnMut(&[i32], i64) -> bool,
+    ) -> Result<Optimum, ConfigError> {
+        self.branch_and_bound_for(objective, None, on_improvement)
+    }
+
+    /// [`Solver::optimize_with`] for at most `budget` more nodes (`None`: no budget), for
+    /// a caller that takes turns with other work ([`crate::lns`]): a budget spent ends
+    /// with the limit [`LimitKind::Nodes`], and the next call goes on where this one
+    /// stopped.
+    pub(crate) fn branch_and_bound_for(
+        &mut self,
+        objective: Objective,
+        budget: Option<u64>,
         mut on_improvement: impl FnMut(&[i32], i64) -> bool,
     ) -> Result<Optimum, ConfigError> {
         let var = objective.var();
@@ -206,6 +227,21 @@ impl Solver<'_> {
             }
             None => return Err(ConfigError::SearchStarted),
         }
+        let own = self.config.limits.nodes;
+        if let Some(budget) = budget {
+            let cap = self.stats.nodes.saturating_add(budget);
+            self.config.limits.nodes = Some(own.map_or(cap, |n| n.min(cap)));
+        }
+        let optimum = self.improve_until_done(var, &mut on_improvement);
+        self.config.limits.nodes = own;
+        Ok(optimum)
+    }
+
+    fn improve_until_done(
+        &mut self,
+        var: VarId,
+        on_improvement: &mut impl FnMut(&[i32], i64) -> bool,
+    ) -> Optimum {
         let limit = loop {
             if self.solution_cap_reached() {
                 break LimitKind::Solutions;
@@ -218,17 +254,17 @@ impl Solver<'_> {
                     self.stats.objective = Some(value);
                     self.stats.nodes_to_best = Some(self.stats.nodes);
                     if !on_improvement(&self.state.value, value) {
-                        return Ok(self.optimum(false, None));
+                        return self.optimum(false, None);
                     }
                 }
                 Step::Exhausted => {
                     self.stats.nodes_to_proof = Some(self.stats.nodes);
-                    return Ok(self.optimum(true, None));
+                    return self.optimum(true, None);
                 }
                 Step::Limit(kind) => break kind,
             }
         };
-        Ok(self.optimum(false, Some(limit)))
+        self.optimum(false, Some(limit))
     }
 
     fn optimum(&self, proved: bool, limit: Option<LimitKind>) -> Optimum {
@@ -238,6 +274,45 @@ impl Solver<'_> {
             objective: bound.best_value,
             proved,
             limit,
+            bound: if proved {
+                bound.best_value
+            } else {
+                bound.root_bound
+            },
+        }
+    }
+
+    /// Takes `solution`, of objective value `value`, found elsewhere (by large neighbourhood
+    /// search) as the best so far if it is better than the best: the bound moves past it,
+    /// as if the search had found it. Installs the bound on a solver that has none yet.
+    pub(crate) fn adopt_incumbent(&mut self, objective: &Objective, solution: &[i32], value: i64) {
+        let n = self.model.num_vars();
+        let bound = self
+            .bound
+            .get_or_insert_with(|| BranchAndBound::new(objective.clone(), n));
+        debug_assert!(bound.objective == *objective, "one objective per solver");
+        if bound.window.allows_i64(value) {
+            bound.improve(solution, value);
+            self.stats.objective = Some(value);
+        }
+    }
+
+    /// The objective's best value at the root of the search (see [`Optimum::bound`]).
+    pub(crate) fn root_bound(&self) -> Option<i64> {
+        self.bound.as_ref().and_then(|b| b.root_bound)
+    }
+
+    /// The search is at the root (after its propagation, or a restart's nogoods): the
+    /// objective's best value there is a proved bound.
+    pub(super) fn note_root_bound(&mut self) {
+        if let Some(bound) = &mut self.bound {
+            let best = match bound.objective {
+                Objective::Minimize(var) => self.store.min(var),
+                Objective::Maximize(var) => self.store.max(var),
+            };
+            if let Some(best) = best {
+                bound.root_bound = Some(i64::from(best));
+            }
         }
     }
 

@@ -50,13 +50,9 @@ impl Solver<'_> {
                 return Step::Limit(kind);
             }
             Phase::Fresh => {
-                self.started = Some(self.created);
-                self.phase = Phase::Searching;
-                if !self.propagate_root() {
-                    self.phase = Phase::Done;
+                if !self.enter_search() {
                     return Step::Exhausted;
                 }
-                self.root_mark = self.store.mark();
                 self.descend = true;
             }
             Phase::Searching => {
@@ -117,28 +113,32 @@ impl Solver<'_> {
                 self.state.settled = 0;
                 self.mark_unassigned(top.var);
                 self.stats.backtracks += 1;
+                self.state.frames.pop();
                 if let Some(kind) = self.limit_reached() {
-                    self.state.frames.last_mut().expect("a frame").open = false;
                     return Step::Limit(kind);
                 }
-                self.state.frames.pop();
                 continue;
             }
+            // Whether the step backs up from a node: this one, or the one a limit stopped
+            // right after (the restart it may make is still to be decided).
+            let backed_up = top.open || std::mem::take(&mut self.backed_up);
             if top.open {
                 self.stats.backtracks += 1;
                 if let Some(kind) = self.undo_node() {
                     // A limit while rebuilding a level: the next step finishes it.
+                    self.backed_up = true;
                     return Step::Limit(kind);
                 }
             }
             if let Some(kind) = self.limit_reached() {
+                self.backed_up = backed_up;
                 return Step::Limit(kind);
             }
             // A run restarts when it backs up past its cutoff, never on the way down: a
             // run that has not failed since its cutoff has learnt nothing a new run could
             // use, and on a long path without a failure (a sparse graph colouring) every
             // restart would only descend it again.
-            if top.open && self.restart_due() {
+            if backed_up && self.restart_due() {
                 if !self.restart() {
                     self.phase = Phase::Done;
                     return Step::Exhausted;
@@ -164,6 +164,21 @@ impl Solver<'_> {
                 }
             }
         }
+    }
+
+    /// The first step of a fresh search: the clock starts (from [`Solver::new`]) and the
+    /// root is propagated. Returns `false` (and the search is done) if that proves the
+    /// model unsatisfiable.
+    pub(super) fn enter_search(&mut self) -> bool {
+        self.started = Some(self.created);
+        self.phase = Phase::Searching;
+        if !self.propagate_root() {
+            self.phase = Phase::Done;
+            return false;
+        }
+        self.root_mark = self.store.mark();
+        self.note_root_bound();
+        true
     }
 
     pub(super) fn limit_reached(&self) -> Option<LimitKind> {

@@ -43,6 +43,7 @@ mod frame;
 mod hooks;
 mod inference;
 mod last_conflict;
+mod neighbourhood;
 mod order_state;
 mod places;
 mod plan;
@@ -64,6 +65,7 @@ use backjump::Backjumping;
 use branch_and_bound::BranchAndBound;
 pub use branch_and_bound::Optimum;
 use driver::{Phase, Step, clock_hit};
+pub(crate) use neighbourhood::SliceEnd;
 use order_state::OrderState;
 use plan::SearchPlan;
 use restarts::RunCounter;
@@ -110,6 +112,9 @@ pub struct Solver<'m> {
     descend: bool,
     /// A limit hit while a variable was being chosen (see `select_var`).
     selection_cut: Option<LimitKind>,
+    /// A limit stopped the search just after it backed up from a node: the next step
+    /// decides the restart that backing up may make, as if it had not stopped.
+    backed_up: bool,
     root_mark: Mark,
     /// A rebuild of the top frame's level stopped by a limit: the levels replayed so far.
     rebuilding: Option<usize>,
@@ -125,6 +130,8 @@ pub struct Solver<'m> {
     backjump: Option<Box<Backjumping>>,
     /// Where the nodes go, when traced.
     tracer: Option<Box<TraceRecorder>>,
+    /// The fixings of the neighbourhood searched, in large neighbourhood search.
+    fixings: Option<Box<neighbourhood::Fixings>>,
 }
 
 impl<'m> Solver<'m> {
@@ -175,6 +182,7 @@ impl<'m> Solver<'m> {
             phase: stopped.map_or(Phase::Fresh, Phase::Stopped),
             descend: false,
             selection_cut: None,
+            backed_up: false,
             root_mark: 0,
             rebuilding: None,
             started: None,
@@ -186,6 +194,7 @@ impl<'m> Solver<'m> {
                 .trace
                 .clone()
                 .map(|trace| Box::new(TraceRecorder::new(trace))),
+            fixings: None,
             store,
             plan,
             config,

@@ -64,6 +64,9 @@ impl Solver<'_> {
         );
         let holds = self.add_nogoods(&path, &finished) && self.prune_root_to_bound();
         self.root_mark = self.store.mark();
+        if holds {
+            self.note_root_bound();
+        }
         holds
     }
 

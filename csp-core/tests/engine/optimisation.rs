@@ -12,8 +12,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use csp_core::{
-    Branching, Cmp, ConfigError, LimitKind, Limits, Model, Objective, Optimum, Relation, Restarts,
-    SearchConfig, Solver, Stats, Strategy as SearchStrategy, Strength, TableCell, TieBreak, VarId,
+    Branching, Cmp, ConfigError, LimitKind, Limits, LnsConfig, LnsSolver, Model, NeighbourhoodKind,
+    Objective, Optimum, Relation, Restarts, SearchConfig, Solver, Stats, Strategy as SearchStrategy,
+    Strength, TableCell, TieBreak, VarId,
 };
 use proptest::prelude::*;
 
@@ -660,6 +661,15 @@ fn check_all_configs(cop: &Cop) -> Result<(), TestCaseError> {
             if let (Some(value), Some(best)) = (limited.optimum.objective, optimum) {
                 prop_assert!(!cop.better(value, best), "{}: better than the optimum", what);
             }
+            if let (Some(bound), Some(best)) = (limited.optimum.bound, optimum) {
+                prop_assert!(
+                    !cop.better(best, bound),
+                    "{}: bound {} past the optimum {}",
+                    what,
+                    bound,
+                    best
+                );
+            }
         }
     }
 
@@ -681,12 +691,119 @@ fn check_all_configs(cop: &Cop) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Large neighbourhood search, on complete searches of every kind of inference, with
+/// turns and neighbourhoods of a few nodes (so that neighbourhoods are searched even on
+/// these small models), each kind of neighbourhood alone and all together: the same
+/// optimum, proved; improvements strictly better, solutions that check out; under a node
+/// limit, nothing better than the optimum and a bound that holds.
+fn check_lns(cop: &Cop) -> Result<(), TestCaseError> {
+    let (model, objective) = cop.model();
+    let optimum = cop.optimum();
+    let plain = |name: &str| SearchConfig::with_strategy(name.parse::<SearchStrategy>().expect("a strategy"));
+    let geometric = Some(Restarts::Geometric {
+        first: 2,
+        factor: 1.5,
+    });
+    let searches = [
+        (
+            "dom-wdeg/asc/mac geometric",
+            SearchConfig {
+                restarts: geometric,
+                ..plain("dom-wdeg/asc/mac")
+            },
+        ),
+        ("mrv/asc/fc", plain("mrv/asc/fc")),
+        ("static/asc/none", plain("static/asc/none")),
+        (
+            "run-robin/asc/mac",
+            SearchConfig {
+                restarts: geometric,
+                ..plain("run-robin/asc/mac")
+            },
+        ),
+    ];
+    let kinds: Vec<Vec<NeighbourhoodKind>> = std::iter::once(NeighbourhoodKind::ALL.to_vec())
+        .chain(NeighbourhoodKind::ALL.iter().map(|&k| vec![k]))
+        .collect();
+    for (name, config) in searches {
+        for (i, kinds) in kinds.iter().enumerate() {
+            let lns = LnsConfig {
+                kinds: kinds.clone(),
+                neighbourhood_nodes: 1 + i as u64 * 3,
+                complete_nodes: 1 + i as u64 % 2,
+                seed: i as u64,
+                ..LnsConfig::default()
+            };
+            let what = format!("{name} LNS {kinds:?}");
+            let run = optimise_lns(&model, config.clone(), lns.clone());
+            check_complete(cop, &model, objective, optimum, &run, &what)?;
+            prop_assert_eq!(run.optimum.bound, optimum, "{}: bound", what);
+            prop_assert!(run.stats.lns_nodes <= run.stats.nodes, "{}", what);
+            for limit in [1, 2, run.stats.nodes / 2] {
+                let nodes = Limits {
+                    nodes: Some(limit),
+                    ..Limits::default()
+                };
+                let limited = optimise_lns(&model, with_limits(&config, nodes), lns.clone());
+                let what = format!("{what} node limit {limit}");
+                check_improvements(cop, &model, objective, &limited.improvements, &what)?;
+                prop_assert!(limited.stats.nodes <= limit.max(run.stats.nodes), "{}", what);
+                if limited.optimum.proved {
+                    prop_assert_eq!(limited.optimum.objective, optimum, "{}", what);
+                    continue;
+                }
+                prop_assert_eq!(limited.optimum.limit, Some(LimitKind::Nodes), "{}", what);
+                prop_assert!(
+                    limited.stats.nodes <= limit,
+                    "{}: {} nodes",
+                    what,
+                    limited.stats.nodes
+                );
+                if let (Some(value), Some(best)) = (limited.optimum.objective, optimum) {
+                    prop_assert!(!cop.better(value, best), "{}: better than the optimum", what);
+                }
+                if let (Some(bound), Some(best)) = (limited.optimum.bound, optimum) {
+                    prop_assert!(
+                        !cop.better(best, bound),
+                        "{}: bound {} past the optimum {}",
+                        what,
+                        bound,
+                        best
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn optimise_lns(model: &Model, config: SearchConfig, lns: LnsConfig) -> Run {
+    let mut solver = LnsSolver::new(model, config, lns).unwrap();
+    let mut improvements = Vec::new();
+    let optimum = solver
+        .optimize_with(|solution, value| {
+            improvements.push((solution.to_vec(), value));
+            true
+        })
+        .expect("the model has an objective");
+    Run {
+        optimum,
+        improvements,
+        stats: solver.stats().clone(),
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn every_strategy_finds_the_optimum_of_brute_force(cop in cop()) {
         check_all_configs(&cop)?;
+    }
+
+    #[test]
+    fn large_neighbourhood_search_finds_the_optimum_of_brute_force(cop in cop()) {
+        check_lns(&cop)?;
     }
 }
 
@@ -707,7 +824,8 @@ fn an_unsatisfiable_cop_has_no_best_and_is_proved() {
                 best: None,
                 objective: None,
                 proved: true,
-                limit: None
+                limit: None,
+                bound: None,
             },
             "{name}"
         );
