@@ -13,9 +13,11 @@ its operator undefined unless the defined operands decide: a false operand of `a
 of `or`, a false premise or a true conclusion of `imp`, the branch `if` does not take; a
 constraint whose expression is undefined is not satisfied; eq/iff n-ary = all equal; xor n-ary =
 odd parity.
-Usage: python3 xcsp_random_instances.py OUTDIR N [SEED0] [--solutions MAX]
+Usage: python3 xcsp_random_instances.py OUTDIR N [SEED0] [--solutions MAX] [--objective]
    (writes OUTDIR/rNNNNN.xml and OUTDIR/rNNNNN.json; with --solutions, also OUTDIR/rNNNNN.sols,
-   the solutions one per line, when there are at most MAX of them)
+   the solutions one per line, when there are at most MAX of them; with --objective, each
+   instance that suits becomes a COP, its .json carrying "goal" and the brute force's "optimum",
+   null when there is no solution)
 
 Origin: ../shared/tools/xcsp_random_instances.py, the generator and evaluator behind
 ../shared/reports/reliability-findings-xcsp.md (970 instances, 11 configurations), copied on
@@ -2028,7 +2030,7 @@ def extract(txt, names):
     return [n for n in names if n in toks]
 
 
-def brute(I, limit_sols=100000):
+def brute(I, limit_sols=100000, on_solution=None):
     """The number of assignments of the variables that occur in some constraint (the others
     fixed to their smallest value) satisfying every constraint, and the first limit_sols of
     them. Every assignment is enumerated; a constraint is checked as soon as its scope is
@@ -2059,6 +2061,8 @@ def brute(I, limit_sols=100000):
         if i == n:
             if len(sols) < limit_sols:
                 sols.append(dict(s))
+            if on_solution is not None:
+                on_solution(s)
             return 1
         total = 0
         v, cs = inv[i], checks[i]
@@ -2069,6 +2073,44 @@ def brute(I, limit_sols=100000):
         return total
     count = walk(0)
     return count, sols
+
+
+def add_objective(I, seed):
+    """Makes the instance a COP (`--objective`): an objective over variables of its constraints,
+    drawn among a variable, a sum with coefficients, a maximum, a minimum and an expression,
+    minimised or maximised. Returns (goal, value(s)) or None when the instance does not suit
+    (no constraint variable, or values past 1000, which would make objectives csp refuses)."""
+    involved = sorted({v for sc, _, _ in I.sem for v in sc}, key=lambda v: int(v[1:]) if v[1:].isdigit() else 0)
+    involved = [v for v in involved if v in I.dom and max(abs(a) for a in I.dom[v]) <= 1000]
+    if not involved or not I.text.startswith('<instance format="XCSP3" type="CSP">'):
+        return None
+    r = random.Random(seed * 7919 + 13)
+    goal = r.choice(['minimize', 'maximize'])
+    vs = r.sample(involved, min(len(involved), r.randint(1, 4)))
+    kind = r.choice(['var', 'sum', 'maximum', 'minimum', 'expression'])
+    if kind == 'var':
+        body, value = ' %s ' % vs[0], (lambda s, v=vs[0]: s[v])
+    elif kind == 'sum':
+        cs = [r.choice([-3, -2, -1, 1, 2, 3]) for _ in vs]
+        body = ' <list> %s </list> <coeffs> %s </coeffs> ' % (' '.join(vs), ' '.join(map(str, cs)))
+        return finish_objective(I, goal, ' type="sum"', body,
+                                lambda s, vs=vs, cs=cs: sum(c * s[v] for v, c in zip(vs, cs)))
+    elif kind in ('maximum', 'minimum'):
+        f = max if kind == 'maximum' else min
+        return finish_objective(I, goal, ' type="%s"' % kind, ' %s ' % ' '.join(vs),
+                                lambda s, vs=vs, f=f: f(s[v] for v in vs))
+    else:
+        x, y = vs[0], vs[-1]
+        c = r.choice([2, 3, -2])
+        body = ' add(%s,mul(%s,%d)) ' % (x, y, c)
+        value = lambda s, x=x, y=y, c=c: s[x] + c * s[y]
+    return finish_objective(I, goal, '', body, value)
+
+
+def finish_objective(I, goal, attrs, body, value):
+    objective = '<objectives>\n<%s%s>%s</%s>\n</objectives>\n' % (goal, attrs, body, goal)
+    I.text = I.text.replace('type="CSP"', 'type="COP"', 1).replace('</instance>', objective + '</instance>')
+    return goal, value
 
 
 def check(I, s):
@@ -2100,16 +2142,32 @@ def main(argv):
     out, N = args[0], int(args[1])
     s0 = int(args[2]) if len(args) > 2 else 0
     os.makedirs(out, exist_ok=True)
+    objectives = '--objective' in argv
     for i in range(s0, s0 + N):
         I = gen(i)
         c, sols = None, []
+        meta = {'seed': i, 'mode': I.mode, 'expect': I.expect, 'ace_ok': I.ace_ok, 'space': space(I)}
+        made = add_objective(I, i) if objectives and I.expect == 'count' else None
+        best = []
+        if made is not None:
+            goal, value = made
+            pick = max if goal == 'maximize' else min
+
+            def keep(s, value=value, pick=pick):
+                v = value(s)
+                best[:] = [v if not best else pick(best[0], v)]
+            meta.update(goal=goal)
+        else:
+            keep = None
         if I.expect == 'count':
-            c, sols = brute(I, (max_sols + 1) if max_sols is not None else 0)
+            c, sols = brute(I, (max_sols + 1) if max_sols is not None else 0, keep)
+        if made is not None:
+            meta.update(optimum=best[0] if best else None)
+        meta['brute'] = c
         with open(os.path.join(out, 'r%05d.xml' % i), 'w') as f:
             f.write(I.text)
         with open(os.path.join(out, 'r%05d.json' % i), 'w') as f:
-            json.dump({'seed': i, 'mode': I.mode, 'expect': I.expect, 'brute': c,
-                       'ace_ok': I.ace_ok, 'space': space(I)}, f)
+            json.dump(meta, f)
         if max_sols is not None and c is not None and c <= max_sols:
             with open(os.path.join(out, 'r%05d.sols' % i), 'w') as f:
                 f.write(''.join(solution_line(I, s) + '\n' for s in sols))

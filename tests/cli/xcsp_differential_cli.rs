@@ -2,7 +2,8 @@
 //! `scripts/xcsp_random_instances.py`, an evaluator of XCSP3 semantics written apart from csp
 //! (Python's unbounded integers, csp's documented rules for undefined values), are counted by
 //! `csp count` under several search configurations and enumerated by `csp solve --all`; every
-//! count must equal the script's brute force, every enumeration its solution set. The
+//! count must equal the script's brute force, every enumeration its solution set, and every
+//! optimum (the instances that suit are given an objective) the brute force's. The
 //! instances mix the script's five modes: `small` (3 to 7 variables, every constraint family
 //! and syntax helper), `wide` (intensions past csp's table threshold), `matrix`, `edge`
 //! (values at the edges of 32 and 64 bits whose sums and products leave 64 bits but not 128;
@@ -52,6 +53,8 @@ struct Generated {
     expected: Expected,
     /// The file of its solutions, one per line (only for instances with few solutions).
     solutions: Option<String>,
+    /// For an instance made a COP: the brute force's optimum (`None`: no solution).
+    optimum: Option<Option<i64>>,
 }
 
 impl Generated {
@@ -162,6 +165,27 @@ const MORE_CONFIGS: &[Config] = &[
     },
 ];
 
+/// The optimisations of every instance made a COP (the script's `--objective`): branch and
+/// bound alone, and large neighbourhood search with turns and neighbourhoods of a node or two,
+/// so that it runs on these small instances.
+const OPTIMISATIONS: &[&[&str]] = &[
+    &[],
+    &["--lns", "off"],
+    &["--turn-nodes", "1", "--neighbourhood-nodes", "2"],
+    &[
+        "--turn-nodes",
+        "1",
+        "--neighbourhood-nodes",
+        "5",
+        "--var",
+        "mrv",
+        "--inference",
+        "fc",
+        "--neighbourhoods",
+        "pg,rpg",
+    ],
+];
+
 /// Whether python3 runs; a failure says how to skip, unless `CSP_SKIP_PYTHON` is set.
 fn python_or_skip() -> bool {
     let found = Command::new("python3")
@@ -192,6 +216,7 @@ fn generate(dir: &TempDir, first: u64, n: u64, max_solutions: u64) -> Vec<Genera
             &first.to_string(),
             "--solutions",
             &max_solutions.to_string(),
+            "--objective",
         ])
         .output()
         .expect("python3 runs");
@@ -215,6 +240,7 @@ fn generate(dir: &TempDir, first: u64, n: u64, max_solutions: u64) -> Vec<Genera
                 file: dir.path(&format!("r{seed:05}.xml")),
                 expected,
                 solutions: std::path::Path::new(&solutions).exists().then_some(solutions),
+                optimum: meta.get("goal").map(|_| meta["optimum"].as_i64()),
             }
         })
         .collect()
@@ -383,6 +409,40 @@ fn check_solutions(instances: &[Generated], extra: &[&str], failures: &mut Vec<S
     chosen.len()
 }
 
+/// `csp solve` on every instance made a COP, under `extra`: the optimum proved must be the
+/// brute force's (or no solution). Returns how many instances were optimised.
+fn check_optima(instances: &[Generated], extra: &[&str], failures: &mut Vec<String>) -> usize {
+    let chosen: Vec<&Generated> = instances.iter().filter(|g| g.optimum.is_some()).collect();
+    let mut args = vec!["solve", "--format", "json"];
+    args.extend_from_slice(extra);
+    for batch in chosen.chunks(BATCH) {
+        let found = answers(&args, batch, failures);
+        for g in batch {
+            let Some(answer) = found.get(&g.file) else {
+                if !failures.iter().any(|f| f.contains(&g.file)) {
+                    failures.push(format!("{}, solve {}: no answer", g.describe(), extra.join(" ")));
+                }
+                continue;
+            };
+            let expected = g.optimum.expect("a COP");
+            let ok = match expected {
+                Some(best) => answer["status"] == "optimal" && answer["objective"].as_i64() == Some(best),
+                None => answer["status"] == "unsatisfiable",
+            };
+            if !ok {
+                failures.push(format!(
+                    "{}, solve {}: the brute force's optimum is {expected:?}, csp says {} {}",
+                    g.describe(),
+                    extra.join(" "),
+                    answer["status"],
+                    answer["objective"]
+                ));
+            }
+        }
+    }
+    chosen.len()
+}
+
 /// Each refused instance alone: exit code 1 and a message about 128-bit integers.
 fn check_refusals(instances: &[Generated], failures: &mut Vec<String>) {
     for g in instances.iter().filter(|g| g.expected == Expected::Refused) {
@@ -400,7 +460,13 @@ fn check_refusals(instances: &[Generated], failures: &mut Vec<String>) {
 }
 
 /// Generates the seed ranges, runs every check, and fails with every disagreement.
-fn differential(name: &str, ranges: &[(u64, u64)], configs: &[&Config], solve_extra: &[&[&str]]) {
+fn differential(
+    name: &str,
+    ranges: &[(u64, u64)],
+    configs: &[&Config],
+    solve_extra: &[&[&str]],
+    optimise_extra: &[&[&str]],
+) {
     if !python_or_skip() {
         return;
     }
@@ -419,12 +485,16 @@ fn differential(name: &str, ranges: &[(u64, u64)], configs: &[&Config], solve_ex
     for extra in solve_extra {
         enumerated += check_solutions(&instances, extra, &mut failures);
     }
+    let mut optimised = 0;
+    for extra in optimise_extra {
+        optimised += check_optima(&instances, extra, &mut failures);
+    }
     let refused = instances
         .iter()
         .filter(|g| g.expected == Expected::Refused)
         .count();
     eprintln!(
-        "{name}: {} instances ({refused} to refuse), {} configurations, {runs} counts, {enumerated} enumerations",
+        "{name}: {} instances ({refused} to refuse), {} configurations, {runs} counts, {enumerated} enumerations, {optimised} optimisations",
         instances.len(),
         configs.len()
     );
@@ -450,6 +520,7 @@ fn counts_and_solutions_equal_brute_force_with_exact_integers() {
         ],
         &CONFIGS.iter().collect::<Vec<_>>(),
         &[&[]],
+        OPTIMISATIONS,
     );
 }
 
@@ -467,5 +538,28 @@ fn differential_thousands() {
         ],
         &CONFIGS.iter().chain(MORE_CONFIGS).collect::<Vec<_>>(),
         &[&[], &["--var", "mrv", "--val", "lcv", "--inference", "fc"]],
+        &[
+            OPTIMISATIONS,
+            &[
+                &["--lns", "off", "--var", "static", "--inference", "none"],
+                &[
+                    "--turn-nodes",
+                    "2",
+                    "--restarts",
+                    "luby:1",
+                    "--neighbourhoods",
+                    "objective",
+                ],
+                &[
+                    "--turn-nodes",
+                    "1",
+                    "--neighbourhood-nodes",
+                    "1",
+                    "--neighbourhoods",
+                    "random",
+                ],
+            ],
+        ]
+        .concat(),
     );
 }
