@@ -611,6 +611,15 @@ pub enum ConfigError {
         /// How many variables the model has.
         count: usize,
     },
+    /// A decision variable of large neighbourhood search ([`crate::LnsConfig`]) the model
+    /// does not have.
+    #[error("the decision variable {index} does not exist (the model has {count} variables)")]
+    UnknownDecisionVariable {
+        /// The index that was passed.
+        index: usize,
+        /// How many variables the model has.
+        count: usize,
+    },
     /// `impact` keeps a mean impact per value of the initial domains: more values (every
     /// value their bit words can hold, all variables together) than it can keep.
     #[error("impact keeps one figure per value: the domains hold {values} values, at most {max} allowed")]

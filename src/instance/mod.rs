@@ -218,11 +218,19 @@ impl Loaded {
         }
     }
 
-    /// The variables the instance declares, without the auxiliary ones the posting adds
-    /// (large neighbourhood search fixes and frees these); `None`: every variable.
+    /// The variables the instance declares, without the auxiliary ones: those the posting
+    /// adds, and the arrays PyCSP3 introduces itself (`aux_gb`, `aux_gi`, ...: "auxiliary
+    /// variables automatically introduced", each equal to an expression of the others).
+    /// Large neighbourhood search fixes and frees these; `None`: every variable.
     pub fn decision_vars(&self) -> Option<Vec<VarId>> {
         match self {
-            Loaded::Xcsp(i) => Some(i.model.vars().take(i.declared).collect()),
+            Loaded::Xcsp(i) => Some(
+                i.model
+                    .vars()
+                    .take(i.declared)
+                    .filter(|&v| !i.model.name(v).starts_with("aux_"))
+                    .collect(),
+            ),
             Loaded::Colouring(_) => None,
         }
     }

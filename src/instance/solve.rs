@@ -47,9 +47,9 @@ pub struct SolveArgs {
     /// (propagation-guided), rpg (reverse propagation-guided), objective. Default: all.
     #[arg(long, value_delimiter = ',', value_name = "KINDS")]
     pub neighbourhoods: Vec<NeighbourhoodKind>,
-    /// The nodes one LNS neighbourhood may take.
-    #[arg(long, value_name = "N", default_value_t = LnsConfig::default().neighbourhood_nodes, value_parser = clap::value_parser!(u64).range(1..))]
-    pub neighbourhood_nodes: u64,
+    /// The failures (backtracks) one LNS neighbourhood may take.
+    #[arg(long, value_name = "N", default_value_t = LnsConfig::default().neighbourhood_failures, value_parser = clap::value_parser!(u64).range(1..))]
+    pub neighbourhood_failures: u64,
     /// The complete search's first turn under LNS, in nodes (each next turn a fifth longer).
     #[arg(long, value_name = "N", default_value_t = LnsConfig::default().complete_nodes, value_parser = clap::value_parser!(u64).range(1..))]
     pub turn_nodes: u64,
@@ -362,7 +362,7 @@ fn optimise(
             let lns = LnsConfig {
                 decision_vars: loaded.decision_vars(),
                 kinds: args.neighbourhoods.clone(),
-                neighbourhood_nodes: args.neighbourhood_nodes,
+                neighbourhood_failures: args.neighbourhood_failures,
                 complete_nodes: args.turn_nodes,
                 seed: config.seed,
             };

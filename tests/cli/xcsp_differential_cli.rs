@@ -171,11 +171,11 @@ const MORE_CONFIGS: &[Config] = &[
 const OPTIMISATIONS: &[&[&str]] = &[
     &[],
     &["--lns", "off"],
-    &["--turn-nodes", "1", "--neighbourhood-nodes", "2"],
+    &["--turn-nodes", "1", "--neighbourhood-failures", "2"],
     &[
         "--turn-nodes",
         "1",
-        "--neighbourhood-nodes",
+        "--neighbourhood-failures",
         "5",
         "--var",
         "mrv",
@@ -553,7 +553,7 @@ fn differential_thousands() {
                 &[
                     "--turn-nodes",
                     "1",
-                    "--neighbourhood-nodes",
+                    "--neighbourhood-failures",
                     "1",
                     "--neighbourhoods",
                     "random",

@@ -47,8 +47,10 @@ pub struct LnsConfig {
     pub decision_vars: Option<Vec<VarId>>,
     /// The kinds of neighbourhood to choose from. Default: all of them.
     pub kinds: Vec<NeighbourhoodKind>,
-    /// The nodes one neighbourhood may take. Default: 500.
-    pub neighbourhood_nodes: u64,
+    /// The failures (backtracks) one neighbourhood may take: a fail limit, not a node limit,
+    /// since a neighbourhood's nodes are mostly the assignments propagation forces. Default:
+    /// 100.
+    pub neighbourhood_failures: u64,
     /// The complete search's first turn, in nodes (each next one a fifth longer, up to
     /// 200,000); LNS's turns take as many nodes, less when it stops improving. Default:
     /// 1,000.
@@ -62,7 +64,7 @@ impl Default for LnsConfig {
         LnsConfig {
             decision_vars: None,
             kinds: NeighbourhoodKind::ALL.to_vec(),
-            neighbourhood_nodes: 500,
+            neighbourhood_failures: 100,
             complete_nodes: 1_000,
             seed: 0,
         }
@@ -113,7 +115,7 @@ pub struct LnsSolver<'m> {
     graph: VarGraph,
     terms: Vec<(i64, VarId)>,
     portfolio: Portfolio,
-    neighbourhood_nodes: u64,
+    neighbourhood_failures: u64,
     first_slice: u64,
     rng: ChaCha8Rng,
     scratch: FixerScratch,
@@ -139,7 +141,8 @@ impl<'m> LnsSolver<'m> {
     /// that needs restarts, maintained arc consistency, the incumbent's values first, no
     /// restarts and no backjumping.
     ///
-    /// Errors: those of [`Solver::new`], and [`ConfigError::NoObjective`].
+    /// Errors: those of [`Solver::new`], [`ConfigError::NoObjective`] and
+    /// [`ConfigError::UnknownDecisionVariable`].
     pub fn new(model: &'m Model, config: SearchConfig, lns: LnsConfig) -> Result<LnsSolver<'m>, ConfigError> {
         let started = Instant::now();
         let objective = model.objective().ok_or(ConfigError::NoObjective)?;
@@ -150,6 +153,13 @@ impl<'m> LnsSolver<'m> {
         let complete = Solver::new(model, inner.clone())?;
         let sub = Solver::new(model, neighbourhood_config(inner))?;
         let objective_var = objective.var();
+        let count = model.num_vars();
+        if let Some(v) = lns.decision_vars.iter().flatten().find(|v| v.index() >= count) {
+            return Err(ConfigError::UnknownDecisionVariable {
+                index: v.index(),
+                count,
+            });
+        }
         let decision: Vec<VarId> = match lns.decision_vars {
             Some(vars) => vars,
             None => model.vars().collect(),
@@ -174,7 +184,7 @@ impl<'m> LnsSolver<'m> {
             graph,
             terms,
             decision,
-            neighbourhood_nodes: lns.neighbourhood_nodes.max(1),
+            neighbourhood_failures: lns.neighbourhood_failures.max(1),
             first_slice: lns.complete_nodes.max(1),
             rng: ChaCha8Rng::seed_from_u64(lns.seed),
             scratch,
@@ -331,15 +341,16 @@ impl<'m> LnsSolver<'m> {
         let mut fixer = Fixer::new(&mut self.sub, &mut self.scratch, &self.decision, &incumbent, free);
         neighbourhoods::fix(kind, &mut fixer, &mut self.graph, &self.terms, &mut self.rng);
         let fixed = fixer.fixed();
-        let start = self.sub.stats().nodes;
+        let (start, failures) = (self.sub.stats().nodes, self.sub.stats().backtracks);
         let mut improved = false;
         let end = loop {
-            let spent = self.sub.stats().nodes - start;
-            let budget = self.neighbourhood_nodes.min(left).saturating_sub(spent);
-            if budget == 0 {
+            let nodes = left.saturating_sub(self.sub.stats().nodes - start);
+            let failed = self.sub.stats().backtracks - failures;
+            let budget = self.neighbourhood_failures.saturating_sub(failed);
+            if nodes == 0 || budget == 0 {
                 break SliceEnd::Budget;
             }
-            match self.sub.search_neighbourhood(budget) {
+            match self.sub.search_neighbourhood(nodes, budget) {
                 SliceEnd::Improved(value) => {
                     improved = true;
                     let solution = self.sub.solution().to_vec();
@@ -356,6 +367,12 @@ impl<'m> LnsSolver<'m> {
             }
         };
         self.sub.close_neighbourhood();
+        log::debug!(
+            "neighbourhood {}: {kind}, {fixed} fixed for {free} free, {} nodes, {end:?}{}",
+            self.stats.neighbourhoods,
+            self.sub.stats().nodes - start,
+            if improved { ", improved" } else { "" }
+        );
         self.stats.neighbourhoods += 1;
         self.portfolio.record(kind, improved, end == SliceEnd::Exhausted);
         match end {

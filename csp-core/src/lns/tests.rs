@@ -31,7 +31,7 @@ fn neighbourhoods_are_searched_and_the_optimum_is_branch_and_bound_s() {
         let config = LnsConfig {
             decision_vars: Some(take.clone()),
             kinds: vec![kind],
-            neighbourhood_nodes: 20,
+            neighbourhood_failures: 20,
             complete_nodes: 10,
             seed: 3,
         };
@@ -77,7 +77,7 @@ fn a_neighbourhood_closed_leaves_the_root_as_it_was() {
         assert!(fixer.fixed() > 0);
         let free = take.iter().filter(|&&v| solver.domain_size(v) > 1).count();
         assert!(free <= 4, "round {round}: {free} free");
-        let _ = solver.search_neighbourhood(5);
+        let _ = solver.search_neighbourhood(50, 5);
         solver.close_neighbourhood();
         let after: Vec<u32> = m.vars().map(|v| solver.domain_size(v)).collect();
         assert!(
@@ -143,4 +143,24 @@ fn branch_and_bound_in_turns_is_the_same_search() {
         b.elapsed = Default::default();
         assert_eq!(a, b, "{name}");
     }
+}
+
+#[test]
+fn a_decision_variable_the_model_lacks_is_an_error() {
+    let (m, _) = knapsack(3);
+    let config = LnsConfig {
+        decision_vars: Some(vec![VarId(99)]),
+        ..LnsConfig::default()
+    };
+    let err = LnsSolver::new(&m, mac(), config).err();
+    assert_eq!(
+        err,
+        Some(ConfigError::UnknownDecisionVariable { index: 99, count: 4 })
+    );
+    let mut bare = Model::new();
+    bare.int_var(0, 1).unwrap();
+    assert_eq!(
+        LnsSolver::new(&bare, mac(), LnsConfig::default()).err(),
+        Some(ConfigError::NoObjective)
+    );
 }

@@ -182,6 +182,9 @@ impl Solver<'_> {
     }
 
     pub(super) fn limit_reached(&self) -> Option<LimitKind> {
+        if self.fail_cap.is_some_and(|cap| self.stats.backtracks >= cap) {
+            return Some(LimitKind::Nodes);
+        }
         limit_hit(&self.config, &self.stats, self.started, self.plan.clock_every)
     }
 

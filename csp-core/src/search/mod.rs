@@ -132,6 +132,9 @@ pub struct Solver<'m> {
     tracer: Option<Box<TraceRecorder>>,
     /// The fixings of the neighbourhood searched, in large neighbourhood search.
     fixings: Option<Box<neighbourhood::Fixings>>,
+    /// A neighbourhood's fail limit: the search stops (as at a node limit) once `backtracks`
+    /// reaches it.
+    fail_cap: Option<u64>,
 }
 
 impl<'m> Solver<'m> {
@@ -195,6 +198,7 @@ impl<'m> Solver<'m> {
                 .clone()
                 .map(|trace| Box::new(TraceRecorder::new(trace))),
             fixings: None,
+            fail_cap: None,
             store,
             plan,
             config,

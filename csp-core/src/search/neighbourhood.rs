@@ -131,9 +131,10 @@ impl Solver<'_> {
         self.store.for_each_changed_since(mark, changed);
     }
 
-    /// Searches the open neighbourhood for at most `budget` more nodes. After
-    /// [`SliceEnd::Improved`] the next call goes on where this one stopped.
-    pub(crate) fn search_neighbourhood(&mut self, budget: u64) -> SliceEnd {
+    /// Searches the open neighbourhood for at most `budget` more nodes and `failures` more
+    /// backtracks. After [`SliceEnd::Improved`] the next call goes on where this one
+    /// stopped.
+    pub(crate) fn search_neighbourhood(&mut self, budget: u64, failures: u64) -> SliceEnd {
         debug_assert!(self.fixings.is_some(), "no neighbourhood is open");
         if matches!(self.phase, Phase::Done) {
             return SliceEnd::Exhausted;
@@ -141,7 +142,9 @@ impl Solver<'_> {
         let own = self.config.limits.nodes;
         let cap = self.stats.nodes.saturating_add(budget);
         self.config.limits.nodes = Some(own.map_or(cap, |n| n.min(cap)));
+        self.fail_cap = Some(self.stats.backtracks.saturating_add(failures));
         let step = self.advance();
+        self.fail_cap = None;
         self.config.limits.nodes = own;
         match step {
             Step::Solution => {
@@ -152,6 +155,8 @@ impl Solver<'_> {
                 SliceEnd::Improved(value)
             }
             Step::Exhausted => SliceEnd::Exhausted,
+            // The budget's limits stop with `Nodes`; the run's own node limit is not set here
+            // (`crate::lns` keeps it).
             Step::Limit(LimitKind::Nodes) if own.is_none_or(|n| self.stats.nodes < n) => SliceEnd::Budget,
             Step::Limit(kind) => SliceEnd::Limit(kind),
         }

@@ -729,7 +729,7 @@ fn check_lns(cop: &Cop) -> Result<(), TestCaseError> {
         for (i, kinds) in kinds.iter().enumerate() {
             let lns = LnsConfig {
                 kinds: kinds.clone(),
-                neighbourhood_nodes: 1 + i as u64 * 3,
+                neighbourhood_failures: 1 + i as u64 * 3,
                 complete_nodes: 1 + i as u64 % 2,
                 seed: i as u64,
                 ..LnsConfig::default()
