@@ -264,9 +264,61 @@ pub(crate) fn post(p: &mut Poster<'_>, c: &Constraint) -> Result<bool> {
             let (values, xs) = (p.ints(c, 0)?, p.terms(c, 1)?);
             precede(p, c, &values, &xs)?;
         }
+        "mdd" => {
+            p.arity(c, 7)?;
+            let xs = p.terms(c, 0)?;
+            let (nodes, edges) = (p.int(c, 1)?, p.int(c, 3)?);
+            let (from, labels, to) = (p.ints(c, 4)?, p.sets(c, 5)?, p.ints(c, 6)?);
+            same_len(c, &[from.len(), labels.len(), to.len()])?;
+            if edges != from.len() as i64 || nodes < 1 {
+                return Err(Error::invalid(
+                    c.pos,
+                    format!("`{}`: {edges} edges declared, {} given", c.name, from.len()),
+                ));
+            }
+            mdd(p, c, &xs, nodes, &from, &labels, &to)?;
+        }
         _ => return Ok(false),
     }
     Ok(true)
+}
+
+/// MiniZinc's `mdd`: nodes `1..=nodes` (the root is 1), 0 the accepting terminal, edge
+/// `e` from `from[e]` to `to[e]` for the values `labels[e]`.
+fn mdd(
+    p: &mut Poster<'_>,
+    c: &Constraint,
+    xs: &[Term],
+    nodes: i64,
+    from: &[i64],
+    labels: &[IntSet],
+    to: &[i64],
+) -> Result<()> {
+    let node = |n: i64| usize::try_from(n).ok().filter(|&n| n as i64 <= nodes);
+    let mut transitions = Vec::new();
+    for e in 0..from.len() {
+        let (Some(a), Some(b)) = (node(from[e]), node(to[e])) else {
+            return Err(Error::invalid(
+                c.pos,
+                format!("`{}`: edge {} leaves the nodes", c.name, e + 1),
+            ));
+        };
+        for v in small_values(c, &labels[e])? {
+            transitions.push((a, v, b));
+        }
+    }
+    // A diagram whose terminal is not reached, or not at the depth of the list, accepts
+    // nothing.
+    match csp_core::Mdd::new(nodes as usize + 1, 1, 0, transitions) {
+        Ok(d) if !xs.is_empty() => {
+            let vars = p.vars_of(c, xs)?;
+            if p.model.mdd(&vars, &d).is_err() {
+                p.fail(c, "accepts no word of the list's length");
+            }
+        }
+        _ => p.fail(c, "accepts no word of the list's length"),
+    }
+    Ok(())
 }
 
 fn int_or_var(t: Term) -> IntOrVar {

@@ -248,7 +248,7 @@ impl<'a> Bounds<'a> {
                 };
                 vec![(t(2)?, iv)]
             }
-            "int_pow" => {
+            "int_pow" | "int_pow_fixed" => {
                 let (a, b) = (self.of(t(0)?), self.of(t(1)?));
                 if !a.finite() || !b.finite() || b.hi > 128 {
                     return None;

@@ -290,7 +290,10 @@ impl Symbols {
                             Expr::Set(s) if s.is_empty() => dims.push((1, 0)),
                             Expr::Set(s) if s.ranges().len() == 1 => dims.push(s.ranges()[0]),
                             _ => {
-                                return Err(Error::invalid(d.pos, "output_array's index sets must be ranges"));
+                                return Err(Error::invalid(
+                                    d.pos,
+                                    "output_array's index sets must be ranges",
+                                ));
                             }
                         }
                     }
