@@ -15,6 +15,9 @@ pub(crate) fn post(p: &mut Poster<'_>, c: &Constraint) -> Result<bool> {
     let Some(name) = c.name.strip_prefix("csp_") else {
         return Ok(false);
     };
+    if empty_list(p, c, name)? {
+        return Ok(true);
+    }
     match name {
         "all_different_int" => {
             p.arity(c, 1)?;
@@ -154,11 +157,13 @@ pub(crate) fn post(p: &mut Poster<'_>, c: &Constraint) -> Result<bool> {
                     .cardinality(&vars, &cover32, &occurs, closed)
                     .map_err(|e| p.err(c, e))?;
             } else {
-                // A value listed twice: one count each (the sum of the counts would then
-                // count a variable twice, and is not a constraint).
+                // A value listed twice: one count each, and MiniZinc's bound on their sum
+                // (which counts a variable once per listing of its value).
                 for (&v, &o) in cover32.iter().zip(&occurs) {
                     p.model.count(&vars, &[v], o).map_err(|e| p.err(c, e))?;
                 }
+                let sum: Vec<(i64, Term)> = counts.iter().map(|&t| (1, t)).collect();
+                p.linear(c, &sum, Cmp::Le, xs.len() as i64)?;
                 if closed {
                     within(p, c, &xs, &IntSet::from_values(cover.iter().copied()))?;
                 }
@@ -319,6 +324,50 @@ fn mdd(
         _ => p.fail(c, "accepts no word of the list's length"),
     }
     Ok(())
+}
+
+/// A global over an empty list (csp-core's propagators need a scope): what it means is
+/// posted here, and `true` returned; `false` when the list is not empty.
+fn empty_list(p: &mut Poster<'_>, c: &Constraint, name: &str) -> Result<bool> {
+    let list = match name {
+        "all_different_int"
+        | "alldifferent_except"
+        | "all_equal_int"
+        | "cumulative"
+        | "disjunctive"
+        | "disjunctive_strict"
+        | "diffn"
+        | "diffn_nonstrict"
+        | "circuit"
+        | "subcircuit"
+        | "count_eq"
+        | "global_cardinality"
+        | "global_cardinality_low_up" => 0,
+        "among" | "nvalue" | "value_precede_chain_int" => 1,
+        "value_precede_int" => 2,
+        _ => return Ok(false),
+    };
+    if c.args.len() <= list || !p.terms(c, list)?.is_empty() {
+        return Ok(false);
+    }
+    match name {
+        "count_eq" => p.linear(c, &[(1, p.term(c, 2)?)], Cmp::Eq, 0)?,
+        "among" | "nvalue" => p.linear(c, &[(1, p.term(c, 0)?)], Cmp::Eq, 0)?,
+        "global_cardinality" => {
+            for k in p.terms(c, 2)? {
+                p.linear(c, &[(1, k)], Cmp::Eq, 0)?;
+            }
+        }
+        "global_cardinality_low_up" => {
+            let (lo, hi) = (p.ints(c, 2)?, p.ints(c, 3)?);
+            if lo.iter().any(|&l| l > 0) || hi.iter().any(|&h| h < 0) {
+                p.fail(c, "asks for occurrences in an empty list");
+            }
+        }
+        // Holds of no variable (a circuit of no vertex: MiniZinc's library writes none).
+        _ => {}
+    }
+    Ok(true)
 }
 
 fn int_or_var(t: Term) -> IntOrVar {
