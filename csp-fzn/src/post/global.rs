@@ -202,6 +202,22 @@ pub(crate) fn post(p: &mut Poster<'_>, c: &Constraint) -> Result<bool> {
             };
             done.map_err(|e| p.err(c, e))?;
         }
+        "count_in" => {
+            p.arity(c, 3)?;
+            let (xs, value, counts) = (p.terms(c, 0)?, p.int(c, 1)?, p.set(c, 2)?);
+            if counts.is_empty() {
+                p.fail(c, "allows no number of occurrences");
+            } else if xs.is_empty() {
+                if !counts.contains(0) {
+                    p.fail(c, "asks for occurrences in an empty list");
+                }
+            } else {
+                let vars = p.vars_of(c, &xs)?;
+                p.model
+                    .count_within(&vars, &[small(c, value)?], counts.ranges())
+                    .map_err(|e| p.err(c, e))?;
+            }
+        }
         "among" => {
             p.arity(c, 3)?;
             let (n, xs) = (p.term(c, 0)?, p.terms(c, 1)?);

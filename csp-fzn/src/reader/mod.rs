@@ -72,12 +72,19 @@ pub fn read(ast: &Ast) -> Result<Instance> {
         }
     }
 
+    sym.compress();
+
     // The domain of each class: the intersection of its members'.
     let n = sym.vars.len();
     let mut domains: Vec<Option<IntSet>> = vec![None; n];
     let mut is_bool = vec![false; n];
+    // The class's name: the first member the modeller wrote, if any.
+    let mut name_of: Vec<usize> = (0..n).collect();
     for v in 0..n {
         let r = sym.root(v);
+        if sym.vars[name_of[r]].introduced && !sym.vars[v].introduced {
+            name_of[r] = v;
+        }
         is_bool[r] |= sym.vars[v].is_bool;
         if let Some(d) = &sym.vars[v].domain {
             domains[r] = Some(match domains[r].take() {
@@ -170,15 +177,7 @@ pub fn read(ast: &Ast) -> Result<Instance> {
             Domain::from_values(d.values().map(|v| v as i32))
         }
         .map_err(|e| Error::invalid(info.pos, format!("`{}`: {e}", info.name)))?;
-        // The class's name: a member the modeller wrote, if any.
-        let name = (0..n)
-            .filter(|&v| sym.root(v) == r)
-            .map(|v| &sym.vars[v])
-            .find(|i| !i.introduced)
-            .unwrap_or(info)
-            .name
-            .clone();
-        terms_by_root[r] = Term::Var(model.add_named_var(name, domain));
+        terms_by_root[r] = Term::Var(model.add_named_var(sym.vars[name_of[r]].name.clone(), domain));
         if is_bool[r] {
             bool_vars += 1;
         } else {

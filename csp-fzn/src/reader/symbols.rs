@@ -96,9 +96,28 @@ impl Symbols {
         v
     }
 
+    /// [`Symbols::root`], halving the path on the way (chains of `var int: y = x;` would
+    /// otherwise make merging quadratic).
+    fn find(&mut self, mut v: usize) -> usize {
+        while self.parent[v] != v {
+            self.parent[v] = self.parent[self.parent[v]];
+            v = self.parent[v];
+        }
+        v
+    }
+
+    /// Points every variable straight at its class's representative, so that
+    /// [`Symbols::root`] takes one step. A representative is the lowest index of its
+    /// class, so each variable's parent comes before it and one pass in index order does.
+    pub fn compress(&mut self) {
+        for v in 0..self.parent.len() {
+            self.parent[v] = self.parent[self.parent[v]];
+        }
+    }
+
     /// Merges the classes of `a` and `b` (the variables are equal).
     pub fn union(&mut self, a: usize, b: usize) {
-        let (ra, rb) = (self.root(a), self.root(b));
+        let (ra, rb) = (self.find(a), self.find(b));
         if ra != rb {
             let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
             self.parent[hi] = lo;

@@ -347,6 +347,19 @@ fn counting() {
             move |x| occurrences(&vals(&xs, x), val(y, x)) == val(c, x),
         );
     });
+    check_counts("csp_count_in", ROUNDS, |g| {
+        let n = g.range(0, 4) as usize;
+        let xs = small_vars(g, n, 0, 2);
+        let value = g.range(0, 2);
+        let (lo, hi) = (g.range(-1, 3), g.range(-1, 4));
+        let hole = g.range(0, 4);
+        let allowed = move |k: i64| (lo..=hi).contains(&k) && k != hole;
+        let set: Vec<String> = (-1..=5).filter(|&k| allowed(k)).map(|k| k.to_string()).collect();
+        g.add(
+            format!("csp_count_in({}, {value}, {{{}}})", list(&xs), set.join(", ")),
+            move |x| allowed(occurrences(&vals(&xs, x), value)),
+        );
+    });
     check_counts("csp_among", ROUNDS, |g| {
         let n = g.range(1, 4) as usize;
         let xs = small_vars(g, n, 0, 3);

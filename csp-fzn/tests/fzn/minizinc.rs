@@ -94,6 +94,7 @@ fn models_against_gecode() {
         "arith.mzn",
         "sets.mzn",
         "diagram.mzn",
+        "counts.mzn",
     ];
     for model in satisfaction {
         let ours = solve(&csp, model, &["-a"]);
