@@ -53,6 +53,15 @@ pub(crate) fn tokens(text: &str) -> Result<Vec<(Tok, Pos)>> {
             lexer.number(pos)?
         } else if c == '"' {
             lexer.string(pos)?
+        } else if c == '\'' {
+            // A quoted identifier (MiniZinc allows `'any name'`): kept with its quotes,
+            // so that it is printed back as written.
+            lexer.bump();
+            let name = lexer.take_while(|c| c != '\'' && c != '\n');
+            if lexer.bump() != Some('\'') {
+                return Err(Error::syntax(pos, "unterminated quoted identifier"));
+            }
+            Tok::Ident(format!("'{name}'"))
         } else {
             lexer.punct(pos)?
         };

@@ -93,8 +93,9 @@ impl SearchSpec {
                     _ => "?".to_string(),
                 };
                 choices.push((word(1), word(2)));
+                // The strategy (fourth argument) may be left out, as older FlatZinc does.
                 let strategy = word(3);
-                if strategy != "complete" {
+                if args.len() > 3 && strategy != "complete" {
                     self.notes.push(format!(
                         "line {line}: search strategy `{strategy}` is not csp's: the search is complete"
                     ));

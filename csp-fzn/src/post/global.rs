@@ -291,7 +291,7 @@ pub(crate) fn post(p: &mut Poster<'_>, c: &Constraint) -> Result<bool> {
             let (nodes, edges) = (p.int(c, 1)?, p.int(c, 3)?);
             let (from, labels, to) = (p.ints(c, 4)?, p.sets(c, 5)?, p.ints(c, 6)?);
             same_len(c, &[from.len(), labels.len(), to.len()])?;
-            if edges != from.len() as i64 || nodes < 1 {
+            if edges != from.len() as i64 || !(1..=1 << 24).contains(&nodes) {
                 return Err(Error::invalid(
                     c.pos,
                     format!("`{}`: {edges} edges declared, {} given", c.name, from.len()),
@@ -480,7 +480,9 @@ fn regular(
     finals: &IntSet,
 ) -> Result<()> {
     let cells = i128::from(q) * i128::from(s);
-    if q < 1 || s < 0 || cells != targets.len() as i128 {
+    // The transitions are listed in full, so a real automaton has as many states as its
+    // table allows; a larger count (with no symbol) would only allocate.
+    if q < 1 || s < 0 || cells != targets.len() as i128 || q > 1 << 24 {
         return Err(Error::invalid(
             c.pos,
             format!(

@@ -203,7 +203,11 @@ fn min_max(p: &mut Poster<'_>, c: &Constraint, xs: &[Term], m: Term, is_max: boo
 /// `value = list[i]` (1-based) by csp's element propagator.
 fn element(p: &mut Poster<'_>, c: &Constraint, i: Term, list: &[Term], value: Term) -> Result<()> {
     match i {
-        Term::Const(k) => match usize::try_from(k - 1).ok().and_then(|k| list.get(k)) {
+        Term::Const(k) => match k
+            .checked_sub(1)
+            .and_then(|k| usize::try_from(k).ok())
+            .and_then(|k| list.get(k))
+        {
             Some(&item) => p.linear(c, &[(1, item), (-1, value)], Cmp::Eq, 0),
             None => {
                 p.fail(c, "has its index outside the array");

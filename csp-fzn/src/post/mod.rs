@@ -266,7 +266,7 @@ impl<'a> Poster<'a> {
         let mut vars: Vec<(i64, VarId)> = Vec::with_capacity(terms.len());
         for &(a, t) in terms {
             match t {
-                Term::Const(x) => k -= i128::from(a) * i128::from(x),
+                Term::Const(x) => k = fold(c, k, a, x)?,
                 Term::Var(v) if a != 0 => vars.push((a, v)),
                 Term::Var(_) => {}
             }
@@ -370,7 +370,7 @@ impl<'a> Poster<'a> {
         let mut vars: Vec<(i128, VarId)> = Vec::new();
         for &(a, t) in &terms {
             match t {
-                Term::Const(x) => k -= i128::from(a) * i128::from(x),
+                Term::Const(x) => k = fold(c, k, a, x)?,
                 Term::Var(v) if a != 0 => vars.push((i128::from(a), v)),
                 Term::Var(_) => {}
             }
@@ -471,20 +471,25 @@ impl<'a> Poster<'a> {
         };
         match cmp {
             Cmp::Le => {
-                post(self, hi - k, Cmp::Le, hi)?; // r -> sum <= k
+                post(self, hi.saturating_sub(k), Cmp::Le, hi)?; // r -> sum <= k
                 if !imp {
-                    post(self, k + 1 - lo, Cmp::Ge, k + 1)?; // not r -> sum >= k + 1
+                    post(
+                        self,
+                        k.saturating_add(1).saturating_sub(lo),
+                        Cmp::Ge,
+                        k.saturating_add(1),
+                    )?; // not r -> sum >= k + 1
                 }
             }
             Cmp::Eq => {
-                post(self, hi - k, Cmp::Le, hi)?; // r -> sum <= k
-                post(self, lo - k, Cmp::Ge, lo)?; // r -> sum >= k
+                post(self, hi.saturating_sub(k), Cmp::Le, hi)?; // r -> sum <= k
+                post(self, lo.saturating_sub(k), Cmp::Ge, lo)?; // r -> sum >= k
                 exact &= imp; // not r -> sum != k is not linear
             }
             _ => {
                 if !imp {
-                    post(self, k - hi, Cmp::Le, k)?; // not r -> sum <= k
-                    post(self, k - lo, Cmp::Ge, k)?; // not r -> sum >= k
+                    post(self, k.saturating_sub(hi), Cmp::Le, k)?; // not r -> sum <= k
+                    post(self, k.saturating_sub(lo), Cmp::Ge, k)?; // not r -> sum >= k
                 }
                 exact = false; // r -> sum != k is not linear
             }
@@ -494,6 +499,14 @@ impl<'a> Poster<'a> {
         }
         Ok(())
     }
+}
+
+/// `k - a * x`, or an error if it leaves 128 bits (constants near the 64-bit limits).
+fn fold(c: &Constraint, k: i128, a: i64, x: i64) -> Result<i128> {
+    (i128::from(a) * i128::from(x))
+        .checked_neg()
+        .and_then(|p| k.checked_add(p))
+        .ok_or_else(|| Error::invalid(c.pos, format!("`{}`: its constants overflow 128 bits", c.name)))
 }
 
 /// Whether `a cmp b`, in 128 bits.

@@ -331,7 +331,7 @@ impl Symbols {
                 let cells = dims
                     .iter()
                     .map(|&(lo, hi)| (i128::from(hi) - i128::from(lo) + 1).max(0))
-                    .product::<i128>();
+                    .fold(1i128, i128::saturating_mul);
                 if cells != elems.len() as i128 {
                     return Err(Error::invalid(
                         d.pos,
@@ -410,7 +410,9 @@ impl Symbols {
 
 /// The `i`-th element of a 1-based array.
 fn index<T>(items: &[T], i: i64) -> Option<&T> {
-    usize::try_from(i - 1).ok().and_then(|i| items.get(i))
+    i.checked_sub(1)
+        .and_then(|i| usize::try_from(i).ok())
+        .and_then(|i| items.get(i))
 }
 
 /// A parameter as a constant term (Booleans are 0 and 1).

@@ -140,3 +140,35 @@ fn the_program_refuses_with_exit_code_1() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Cut anywhere, or with a character changed, a model is read or refused: never a panic.
+#[test]
+fn mangled_input_never_panics() {
+    let fzn = "predicate csp_table_int(array [int] of var int: xs, array [int] of int: tuples);\n\
+               array [1..3] of int: c = [1, -2, 3];\nset of int: s = {1, 3, 5};\n\
+               var 0..5: x :: output_var;\nvar -2..2: y;\nvar bool: b :: output_var;\nvar int: z :: is_defined_var;\n\
+               array [1..2] of var int: a :: output_array([1..2]) = [x, y];\n\
+               constraint int_lin_eq([1, 1, -1], [x, y, z], 0) :: defines_var(z);\n\
+               constraint int_le_reif(x, 3, b);\nconstraint set_in(y, s);\n\
+               constraint array_var_int_element(x, [y, z, 4], 1);\nconstraint csp_table_int(a, [0, 1, 2, 2]);\n\
+               constraint csp_regular(a, 2, 2, [1, 2, 2, 0], 1, {2});\nconstraint int_times(x, y, z);\n\
+               solve :: int_search(a, first_fail, indomain_max, complete) maximize z;\n";
+    let chars: Vec<char> = fzn.chars().collect();
+    for cut in 0..chars.len() {
+        let text: String = chars[..cut].iter().collect();
+        let _ = Instance::from_str(&text);
+        for replacement in ['9', '-', ']', ';', 'x', '{', '.', ':', '"'] {
+            let mut mangled = chars.clone();
+            mangled[cut] = replacement;
+            let text: String = mangled.into_iter().collect();
+            if let Ok(instance) = Instance::from_str(&text) {
+                // What reads also runs.
+                let options = csp_fzn::RunOptions {
+                    solutions: Some(3),
+                    ..csp_fzn::RunOptions::default()
+                };
+                let _ = csp_fzn::run(&instance, &options, &mut Vec::new());
+            }
+        }
+    }
+}
