@@ -95,6 +95,12 @@ fn models_against_gecode() {
         "sets.mzn",
         "diagram.mzn",
         "counts.mzn",
+        "library.mzn",
+        "send.mzn",
+        "magic.mzn",
+        "bools.mzn",
+        "setmodel.mzn",
+        "twod.mzn",
     ];
     for model in satisfaction {
         let ours = solve(&csp, model, &["-a"]);
@@ -107,7 +113,14 @@ fn models_against_gecode() {
         );
         assert!(ours.trim_end().ends_with("=========="), "{model}: {ours}");
     }
-    for model in ["knap.mzn", "packing.mzn", "scheduling.mzn", "element_minmax.mzn"] {
+    for model in [
+        "knap.mzn",
+        "packing.mzn",
+        "scheduling.mzn",
+        "element_minmax.mzn",
+        "golomb.mzn",
+        "jobshop.mzn",
+    ] {
         let ours = solve(&csp, model, &[]);
         let theirs = solve(&reference, model, &[]);
         let objective = |s: &str| s.lines().find(|l| l.starts_with("obj = ")).map(str::to_string);
