@@ -1,0 +1,244 @@
+//! The output format and the flags, as the FlatZinc specification gives them.
+
+use std::process::Command;
+use std::time::Duration;
+
+use csp_fzn::RunOptions;
+
+use crate::run_text;
+
+fn all() -> RunOptions {
+    RunOptions {
+        all: true,
+        ..RunOptions::default()
+    }
+}
+
+#[test]
+fn the_specification_examples() {
+    // "Asking for a single solution": the solution, no search-complete marker.
+    assert_eq!(
+        run_text(
+            "var 1..3: x :: output_var;\nsolve satisfy;",
+            &RunOptions::default()
+        ),
+        "x = 1;\n----------\n"
+    );
+    // All solutions: each one, then the marker.
+    let fzn = "array [1..2] of var 1..3: xs :: output_array([1..2]);\nconstraint int_lt(xs[1], xs[2]);\nsolve satisfy;";
+    assert_eq!(
+        run_text(fzn, &all()),
+        "xs = array1d(1..2, [1, 2]);\n----------\nxs = array1d(1..2, [1, 3]);\n----------\n\
+         xs = array1d(1..2, [2, 3]);\n----------\n==========\n"
+    );
+    // Optimisation: the optimum, then the marker.
+    assert_eq!(
+        run_text(
+            "var 1..10: x :: output_var;\nsolve maximize x;",
+            &RunOptions::default()
+        ),
+        "x = 10;\n----------\n==========\n"
+    );
+    // Unsatisfiable.
+    let fzn =
+        "var 1..3: x :: output_var;\nvar 4..6: y :: output_var;\nconstraint int_lt(y, x);\nsolve satisfy;";
+    assert_eq!(run_text(fzn, &RunOptions::default()), "=====UNSATISFIABLE=====\n");
+    assert_eq!(run_text(fzn, &all()), "=====UNSATISFIABLE=====\n");
+}
+
+#[test]
+fn arrays_booleans_and_constants() {
+    let fzn = "var bool: b :: output_var;\nvar 0..1: i;\nvar 5..5: five :: output_var;\n\
+               array [1..4] of var int: m :: output_array([0..1, 1..2]) = [i, 7, five, i];\n\
+               array [1..2] of var bool: bs :: output_array([1..2]) = [b, true];\n\
+               array [1..2] of int: p :: output_array([1..2]) = [3, 4];\n\
+               constraint bool2int(b, i);\nsolve maximize i;";
+    assert_eq!(
+        run_text(fzn, &RunOptions::default()),
+        "b = true;\nfive = 5;\nm = array2d(0..1, 1..2, [1, 7, 5, 1]);\nbs = array1d(1..2, [true, true]);\n\
+         p = array1d(1..2, [3, 4]);\n----------\n==========\n"
+    );
+    let fzn = "array [1..0] of var int: e :: output_array([1..0]) = [];\nsolve satisfy;";
+    assert_eq!(
+        run_text(fzn, &RunOptions::default()),
+        "e = array1d(1..0, []);\n----------\n"
+    );
+}
+
+#[test]
+fn solution_limits() {
+    let fzn = "var 1..5: x :: output_var;\nsolve satisfy;";
+    let two = RunOptions {
+        solutions: Some(2),
+        ..RunOptions::default()
+    };
+    assert_eq!(run_text(fzn, &two), "x = 1;\n----------\nx = 2;\n----------\n");
+    let ten = RunOptions {
+        solutions: Some(10),
+        all: true,
+        ..RunOptions::default()
+    };
+    assert_eq!(run_text(fzn, &ten).matches("----------").count(), 5);
+    assert!(run_text(fzn, &ten).ends_with("==========\n"));
+}
+
+#[test]
+fn optimisation() {
+    let fzn = "array [1..3] of var 0..3: x :: output_array([1..3]);\nvar 0..20: obj :: output_var;\n\
+               constraint int_lin_le([2, 3, 4], x, 10);\nconstraint int_lin_eq([3, 4, 6, -1], [x[1], x[2], x[3], obj], 0);\n\
+               solve maximize obj;";
+    let best = run_text(fzn, &RunOptions::default());
+    assert_eq!(best.matches("----------").count(), 1, "{best}");
+    assert!(
+        best.contains("obj = 15;") && best.ends_with("==========\n"),
+        "{best}"
+    );
+    // Every improving solution with -a (and -i), increasing, the last one optimal.
+    for options in [
+        all(),
+        RunOptions {
+            intermediate: true,
+            ..RunOptions::default()
+        },
+    ] {
+        let text = run_text(fzn, &options);
+        let objs: Vec<i64> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("obj = ")?.strip_suffix(';')?.parse().ok())
+            .collect();
+        assert!(objs.windows(2).all(|w| w[0] < w[1]), "{text}");
+        assert_eq!(objs.last(), Some(&15));
+        assert!(text.ends_with("==========\n"));
+    }
+    // Minimisation through a defined objective without bounds.
+    let fzn = "var 1..4: a :: output_var;\nvar 1..4: b :: output_var;\nvar int: cost :: is_defined_var;\n\
+               constraint int_lin_eq([3, -2, -1], [a, b, cost], -20) :: defines_var(cost);\n\
+               constraint int_ne(a, b);\nsolve minimize cost;";
+    assert_eq!(
+        run_text(fzn, &RunOptions::default()),
+        "a = 1;\nb = 4;\n----------\n==========\n"
+    );
+    // A constant objective: the first solution is optimal.
+    let fzn = "var 1..3: x :: output_var;\nsolve minimize 4;";
+    assert_eq!(
+        run_text(fzn, &RunOptions::default()),
+        "x = 1;\n----------\n==========\n"
+    );
+}
+
+#[test]
+fn statistics() {
+    let fzn = "var 1..3: x :: output_var;\nvar 1..3: y;\nconstraint int_lt(x, y);\nsolve satisfy;";
+    let text = run_text(
+        fzn,
+        &RunOptions {
+            stats: true,
+            all: true,
+            ..RunOptions::default()
+        },
+    );
+    let stats: Vec<&str> = text.lines().skip_while(|l| *l != "==========").skip(1).collect();
+    assert_eq!(stats.last(), Some(&"%%%mzn-stat-end"));
+    for name in [
+        "nodes",
+        "failures",
+        "solveTime",
+        "initTime",
+        "peakDepth",
+        "solutions",
+    ] {
+        assert!(
+            stats
+                .iter()
+                .any(|l| l.starts_with(&format!("%%%mzn-stat: {name}="))),
+            "{name}: {text}"
+        );
+    }
+    assert!(stats.contains(&"%%%mzn-stat: solutions=3"), "{text}");
+}
+
+#[test]
+fn search_annotations() {
+    // input_order / indomain_max: the annotated variables first, largest values first.
+    let fzn = "var 1..3: x :: output_var;\nvar 1..3: y :: output_var;\nconstraint int_ne(x, y);\n\
+               solve :: int_search([y, x], input_order, indomain_max, complete) satisfy;";
+    assert_eq!(
+        run_text(fzn, &RunOptions::default()),
+        "x = 2;\ny = 3;\n----------\n"
+    );
+    // -f: the annotation is ignored.
+    let free = RunOptions {
+        free: true,
+        ..RunOptions::default()
+    };
+    let text = run_text(fzn, &free);
+    assert!(
+        ["x = 1;\ny = 2;\n----------\n", "x = 2;\ny = 1;\n----------\n"].contains(&text.as_str()),
+        "{text}"
+    );
+    let instance = csp_fzn::Instance::from_str(
+        "var 1..3: x;\nsolve :: seq_search([int_search([x], occurrence, indomain_split, complete)]) satisfy;",
+    )
+    .expect("read");
+    assert_eq!(instance.search.notes.len(), 2, "{:?}", instance.search.notes);
+    assert!(instance.search.notes[0].contains("`occurrence`"));
+}
+
+/// The program on a search that runs out of time: no half line, no marker but what the
+/// specification allows, exit code 0.
+#[test]
+fn time_limit_and_interruption() {
+    let dir = std::env::temp_dir().join(format!("csp-fzn-output-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    // Pigeons: 13 into 12 holes, pairwise, no all-different: a long search.
+    let n = 13;
+    let mut fzn = String::new();
+    for i in 0..n {
+        fzn.push_str(&format!("var 1..{}: p{i} :: output_var;\n", n - 1));
+    }
+    for i in 0..n {
+        for j in i + 1..n {
+            fzn.push_str(&format!("constraint int_ne(p{i}, p{j});\n"));
+        }
+    }
+    fzn.push_str("solve :: int_search([p0], input_order, indomain_min, complete) satisfy;\n");
+    let path = dir.join("pigeons.fzn");
+    std::fs::write(&path, &fzn).expect("writing");
+    let exe = env!("CARGO_BIN_EXE_fzn-csp");
+    let out = Command::new(exe)
+        .args(["-t", "300"])
+        .arg(&path)
+        .output()
+        .expect("running fzn-csp");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "=====UNKNOWN=====\n");
+
+    // SIGTERM: the best solution so far is printed.
+    let mut opt = fzn.replace(
+        "solve :: int_search([p0], input_order, indomain_min, complete) satisfy;\n",
+        "",
+    );
+    opt.push_str("var 0..100: obj :: output_var;\nconstraint int_lin_eq([1, -1], [p0, obj], 0);\nsolve maximize obj;\n");
+    let opt = opt.replace(&format!("constraint int_ne(p{}, p{});\n", n - 2, n - 1), "");
+    let path = dir.join("pigeons-opt.fzn");
+    std::fs::write(&path, &opt).expect("writing");
+    let child = Command::new(exe)
+        .arg(&path)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    std::thread::sleep(Duration::from_millis(700));
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let out = child.wait_with_output().expect("waiting");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    // Either the search finished (the optimum) or the best so far, whole.
+    assert!(
+        text.ends_with("----------\n") || text.ends_with("==========\n"),
+        "{text}"
+    );
+    assert!(text.contains("obj = "), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
