@@ -333,8 +333,9 @@ impl<'m> LnsSolver<'m> {
     ) -> Option<Stop> {
         let (incumbent, value) = self.incumbent.clone().expect("LNS starts from a solution");
         if !self.sub.open_neighbourhood(&self.objective, &incumbent, value) {
-            // Propagation alone rules out anything better than the incumbent.
-            return Some(Stop::Proved);
+            // The model has a solution, the incumbent: only a limit that stopped this
+            // solver while it compiled the model leaves it without a root.
+            return Some(Stop::Limit(self.sub.stopped_by().unwrap_or(LimitKind::Time)));
         }
         let kind = self.portfolio.pick(&mut self.rng);
         let free = self.portfolio.free_target();
@@ -343,7 +344,11 @@ impl<'m> LnsSolver<'m> {
         let fixed = fixer.fixed();
         let (start, failures) = (self.sub.stats().nodes, self.sub.stats().backtracks);
         let mut improved = false;
+        let bounded = self.sub.bound_neighbourhood();
         let end = loop {
+            if !bounded {
+                break SliceEnd::Exhausted;
+            }
             let nodes = left.saturating_sub(self.sub.stats().nodes - start);
             let failed = self.sub.stats().backtracks - failures;
             let budget = self.neighbourhood_failures.saturating_sub(failed);

@@ -1,9 +1,12 @@
 //! One neighbourhood of a solution, searched for a better one: what large neighbourhood
 //! search ([`crate::lns`]) asks of a solver. Some variables are fixed to the incumbent's
 //! values at the root (not nodes: the fixings define the subproblem), propagated one at a
-//! time so that the caller can see what each one implied; the others are searched under
-//! the bound with a node budget; then every change is undone back to the root, and the
-//! solver is ready for the next neighbourhood. The dom/wdeg weights and the saved values
+//! time so that the caller can see what each one implied. The bound (better than the
+//! incumbent) comes only after them: fixings to a solution's values never fail, so every
+//! neighbourhood has the size asked, and one that cannot hold a better solution is told by
+//! the bound's propagation at once. The others are searched under the bound with a budget;
+//! then every change is undone back to the root, and the solver is ready for the next
+//! neighbourhood. The dom/wdeg weights and the saved values
 //! carry over from one neighbourhood to the next.
 //!
 //! A neighbourhood is a subproblem: it proves nothing about the whole problem, except when
@@ -51,11 +54,18 @@ impl Solver<'_> {
         }
     }
 
+    /// The limit that stopped [`Solver::new`] while it compiled the model, if one did.
+    pub(crate) fn stopped_by(&self) -> Option<LimitKind> {
+        match self.phase {
+            Phase::Stopped(kind) => Some(kind),
+            _ => None,
+        }
+    }
+
     /// Opens a neighbourhood of `incumbent`, of objective value `value` under
-    /// `objective`: only better solutions are searched from now on (the bound prunes the
-    /// root for good), and the search tries the incumbent's values first where its value
-    /// order saves values. Returns `false` if the root holds no better solution: the
-    /// incumbent is then optimal.
+    /// `objective`: only better solutions will be searched (see
+    /// [`Solver::bound_neighbourhood`]), and the search tries the incumbent's values first
+    /// where its value order saves values. Returns `false` if the model has no solution.
     pub(crate) fn open_neighbourhood(
         &mut self,
         objective: &Objective,
@@ -70,11 +80,6 @@ impl Solver<'_> {
         if let Some(saved) = &mut self.orders.saved {
             saved.on_solution(incumbent);
         }
-        if !self.prune_root_to_bound() {
-            self.phase = Phase::Done;
-            return false;
-        }
-        self.root_mark = self.store.mark();
         self.descend = true;
         self.fixings = Some(Box::new(Fixings {
             mark: self.root_mark,
@@ -105,6 +110,20 @@ impl Solver<'_> {
             self.mark_unassigned(var);
         }
         holds
+    }
+
+    /// Once the fixings are made: the objective pruned to the bound, and propagated (undone
+    /// with the neighbourhood). Returns `false` if the neighbourhood holds no better
+    /// solution.
+    pub(crate) fn bound_neighbourhood(&mut self) -> bool {
+        let level = self.state.frames.len();
+        debug_assert_eq!(level, 0, "before the neighbourhood's search");
+        self.note_decision(level);
+        match self.prune_to_bound(level) {
+            None => false,
+            Some(0) => true,
+            Some(_) => self.fixpoint(),
+        }
     }
 
     /// The size of `var`'s domain now.
