@@ -309,7 +309,14 @@ fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, live: Live<'_>) -
         answer.stats.solutions = answer.found;
         answer.stats.elapsed = answer.stats.elapsed.max(searching.elapsed());
     }
-    answer.ending = match (failure, gone, limit) {
+    answer.ending = ending(path, failure, gone, limit);
+    answer.loaded = Some(loaded);
+    answer
+}
+
+/// How a search ended: a solution that failed its check, the reader gone, a limit, or the end.
+fn ending(path: &Path, failure: Option<String>, gone: bool, limit: Option<LimitKind>) -> Ending {
+    match (failure, gone, limit) {
         (Some(message), _, _) => Ending::Error {
             message: format!("{}: {message}", path.display()),
             unsupported: false,
@@ -317,9 +324,7 @@ fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, live: Live<'_>) -
         (None, true, _) => Ending::ReaderGone,
         (None, false, Some(kind)) => Ending::Limit(kind),
         (None, false, None) => Ending::Complete,
-    };
-    answer.loaded = Some(loaded);
-    answer
+    }
 }
 
 /// An optimisation instance: branch and bound, with large neighbourhood search unless
@@ -386,15 +391,7 @@ fn optimise(
             None
         }
     };
-    answer.ending = match (failure, gone, limit) {
-        (Some(message), _, _) => Ending::Error {
-            message: format!("{}: {message}", path.display()),
-            unsupported: false,
-        },
-        (None, true, _) => Ending::ReaderGone,
-        (None, false, Some(kind)) => Ending::Limit(kind),
-        (None, false, None) => Ending::Complete,
-    };
+    answer.ending = ending(path, failure, gone, limit);
 }
 
 /// The limit that stops the run now, if any: SIGINT or SIGTERM, or the deadline (checked

@@ -481,17 +481,31 @@ struct Run {
 
 fn optimise(model: &Model, config: SearchConfig) -> Run {
     let mut solver = Solver::new(model, config).unwrap();
+    record_run(|on| solver.optimize_with(on)).with_stats(solver.stats())
+}
+
+/// An optimisation run by `optimize_with`, each improvement recorded (the statistics are
+/// the caller's to add).
+fn record_run(
+    optimize_with: impl FnOnce(&mut dyn FnMut(&[i32], i64) -> bool) -> Result<Optimum, ConfigError>,
+) -> Run {
     let mut improvements = Vec::new();
-    let optimum = solver
-        .optimize_with(|solution, value| {
-            improvements.push((solution.to_vec(), value));
-            true
-        })
-        .expect("the model has an objective");
+    let optimum = optimize_with(&mut |solution: &[i32], value: i64| {
+        improvements.push((solution.to_vec(), value));
+        true
+    })
+    .expect("the model has an objective");
     Run {
         optimum,
         improvements,
-        stats: solver.stats().clone(),
+        stats: Stats::default(),
+    }
+}
+
+impl Run {
+    fn with_stats(mut self, stats: &Stats) -> Run {
+        self.stats = stats.clone();
+        self
     }
 }
 
@@ -779,18 +793,7 @@ fn check_lns(cop: &Cop) -> Result<(), TestCaseError> {
 
 fn optimise_lns(model: &Model, config: SearchConfig, lns: LnsConfig) -> Run {
     let mut solver = LnsSolver::new(model, config, lns).unwrap();
-    let mut improvements = Vec::new();
-    let optimum = solver
-        .optimize_with(|solution, value| {
-            improvements.push((solution.to_vec(), value));
-            true
-        })
-        .expect("the model has an objective");
-    Run {
-        optimum,
-        improvements,
-        stats: solver.stats().clone(),
-    }
+    record_run(|on| solver.optimize_with(on)).with_stats(solver.stats())
 }
 
 proptest! {
