@@ -611,7 +611,7 @@ pub enum ConfigError {
         /// How many variables the model has.
         count: usize,
     },
-    /// A decision variable of large neighbourhood search ([`crate::LnsConfig`]) the model
+    /// A decision variable of large neighbourhood search (`LnsConfig`) the model
     /// does not have.
     #[error("the decision variable {index} does not exist (the model has {count} variables)")]
     UnknownDecisionVariable {

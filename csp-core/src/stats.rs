@@ -61,7 +61,7 @@ pub struct Stats {
     pub backjumps: u64,
     /// The levels backjumps went over: each one's untried values are never tried.
     pub levels_skipped: u64,
-    /// Under large neighbourhood search ([`crate::LnsSolver`]): the part of `nodes` made
+    /// Under large neighbourhood search (`LnsSolver`): the part of `nodes` made
     /// in neighbourhoods, the neighbourhoods searched, and the better solutions they gave
     /// (0 otherwise).
     pub lns_nodes: u64,

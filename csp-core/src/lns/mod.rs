@@ -6,9 +6,9 @@
 //! second solver, on the same model, searches neighbourhoods of the best solution (the
 //! incumbent) for a better one, each with a small node budget. A neighbourhood fixes most
 //! decision variables to the incumbent's values and leaves a few free; which ones is the
-//! business of the neighbourhood kinds ([`neighbourhoods`]): random, propagation-guided
+//! business of the neighbourhood kinds (`neighbourhoods/`): random, propagation-guided
 //! and reverse propagation-guided (Perron, Shaw and Furnon, CP 2004), and objective-guided.
-//! [`portfolio`] picks the kind by how often each improved, and sizes the neighbourhoods
+//! `portfolio.rs` picks the kind by how often each improved, and sizes the neighbourhoods
 //! so that most are searched to the end within their budget. Every better solution LNS
 //! finds tightens the complete search's bound at once, and every one the complete search
 //! finds becomes LNS's incumbent: the complete search still proves the optimum, and may

@@ -105,7 +105,7 @@ pub trait Propagator: Send + Sync {
     /// When the constraint makes `var` grow with other variables, each weighted
     /// (`var = sum(c_i * x_i)` gives each `(c_i, x_i)`; `var = max(x_i)` each `(1, x_i)`):
     /// those terms. Large neighbourhood search frees the variables that weigh most in an
-    /// objective ([`crate::lns`]). Default: none.
+    /// objective. Default: none.
     fn terms_of(&self, var: VarId) -> Option<Vec<(i64, VarId)>> {
         let _ = var;
         None

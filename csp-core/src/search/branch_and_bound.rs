@@ -203,7 +203,7 @@ impl Solver<'_> {
     }
 
     /// [`Solver::optimize_with`] for at most `budget` more nodes (`None`: no budget), for
-    /// a caller that takes turns with other work ([`crate::lns`]): a budget spent ends
+    /// a caller that takes turns with other work (large neighbourhood search): a budget spent ends
     /// with the limit [`LimitKind::Nodes`], and the next call goes on where this one
     /// stopped.
     pub(crate) fn branch_and_bound_for(

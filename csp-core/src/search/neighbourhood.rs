@@ -1,5 +1,5 @@
 //! One neighbourhood of a solution, searched for a better one: what large neighbourhood
-//! search ([`crate::lns`]) asks of a solver. Some variables are fixed to the incumbent's
+//! search (`LnsSolver`) asks of a solver. Some variables are fixed to the incumbent's
 //! values at the root (not nodes: the fixings define the subproblem), propagated one at a
 //! time so that the caller can see what each one implied. The bound (better than the
 //! incumbent) comes only after them: fixings to a solution's values never fail, so every
@@ -12,7 +12,7 @@
 //! A neighbourhood is a subproblem: it proves nothing about the whole problem, except when
 //! nothing was fixed (then exhausting it is a proof of optimality). Such a solver must not
 //! restart (a nogood would hold only under the fixings) nor drop levels of its trail (the
-//! fixings are undone to one mark); [`crate::lns`] configures it so.
+//! fixings are undone to one mark); `LnsSolver` configures it so.
 
 use super::Solver;
 use super::driver::{Phase, Step};
@@ -175,7 +175,7 @@ impl Solver<'_> {
             }
             Step::Exhausted => SliceEnd::Exhausted,
             // The budget's limits stop with `Nodes`; the run's own node limit is not set here
-            // (`crate::lns` keeps it).
+            // (`LnsSolver` keeps it).
             Step::Limit(LimitKind::Nodes) if own.is_none_or(|n| self.stats.nodes < n) => SliceEnd::Budget,
             Step::Limit(kind) => SliceEnd::Limit(kind),
         }
