@@ -600,6 +600,17 @@ pub enum ConfigError {
         /// The limit, in bytes.
         max: u64,
     },
+    /// A parallel search ([`crate::ParallelSolver`]) on no thread, or on more than it runs.
+    #[error("a parallel search runs on 1 to {max} threads, not {threads}")]
+    Threads {
+        /// The threads asked for.
+        threads: usize,
+        /// The most allowed.
+        max: usize,
+    },
+    /// A traced search on several threads: a trace is the tree of one search.
+    #[error("a search tree is traced on one thread only")]
+    TracedInParallel,
     /// [`crate::Solver::optimize`] on a model without an objective.
     #[error("the model has no objective to optimise (see Model::minimize and Model::maximize)")]
     NoObjective,

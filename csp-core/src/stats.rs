@@ -69,6 +69,11 @@ pub struct Stats {
     pub neighbourhoods: u64,
     /// Better solutions found by large neighbourhood search.
     pub lns_solutions: u64,
+    /// Under parallel search (`ParallelSolver`): the subproblems the decomposition made
+    /// (0 otherwise).
+    pub subproblems: u64,
+    /// Under parallel search: the part of `nodes` made by the decomposition (0 otherwise).
+    pub decomposition_nodes: u64,
     /// The best objective value found by optimisation (`None`: no solution yet, or no
     /// optimisation).
     pub objective: Option<i64>,
@@ -120,6 +125,8 @@ impl Stats {
         self.lns_nodes += other.lns_nodes;
         self.neighbourhoods += other.neighbourhoods;
         self.lns_solutions += other.lns_solutions;
+        self.subproblems += other.subproblems;
+        self.decomposition_nodes += other.decomposition_nodes;
         self.objective = other.objective.or(self.objective);
         let add = |a: Option<u64>, b: Option<u64>| match (a, b) {
             (Some(a), Some(b)) => Some(a + b),

@@ -82,6 +82,10 @@ impl Solver<'_> {
                         self.stats.solutions += 1;
                         return Step::Solution;
                     }
+                } else if self.state.frames.len() >= self.frontier {
+                    // A node at the frontier of a decomposition: reported as a solution,
+                    // which `next_piece` tells apart by the variables left.
+                    return Step::Solution;
                 } else {
                     let var = self.select_var();
                     if let Some(kind) = self.selection_cut.take() {

@@ -53,6 +53,7 @@ mod restarts;
 mod root;
 mod scopes;
 mod state;
+mod subproblem;
 mod tracing;
 mod value_order;
 mod var_order;
@@ -70,6 +71,7 @@ use order_state::OrderState;
 use plan::SearchPlan;
 use restarts::RunCounter;
 use state::SearchState;
+pub(crate) use subproblem::Piece;
 use tracing::TraceRecorder;
 use value_order::lcv::Lcv;
 use var_order::mrv_degree::UnassignedDegrees;
@@ -135,6 +137,12 @@ pub struct Solver<'m> {
     /// A neighbourhood's fail limit: the search stops (as at a node limit) once `backtracks`
     /// reaches it.
     fail_cap: Option<u64>,
+    /// The path of the subproblem the search is confined to (parallel search): fixed at
+    /// the root as givens.
+    confined: Vec<(VarId, i32)>,
+    /// The depth at which the search stops descending and reports the node instead
+    /// (parallel search's decomposition); `usize::MAX`: none.
+    frontier: usize,
 }
 
 impl<'m> Solver<'m> {
@@ -199,6 +207,8 @@ impl<'m> Solver<'m> {
                 .map(|trace| Box::new(TraceRecorder::new(trace))),
             fixings: None,
             fail_cap: None,
+            confined: Vec::new(),
+            frontier: usize::MAX,
             store,
             plan,
             config,

@@ -21,21 +21,22 @@ impl Solver<'_> {
             }
             track_assign(weights, scopes, var, &state.assigned);
         });
-        if !loaded || !self.givens_consistent() {
+        if !loaded || (self.is_confined() && !self.load_confined()) || !self.givens_consistent() {
             return false;
         }
         match self.config.strategy.inference {
             Inference::None => true,
             Inference::Fc => {
-                for var in model.vars().filter(|&v| model.fixed(v).is_some()) {
-                    if !self.forward_check(var) {
+                // The givens, and the path of a confined search.
+                for var in model.vars() {
+                    if self.state.assigned[var.index()] && !self.forward_check(var) {
                         return false;
                     }
                 }
                 true
             }
             // The caller vouches that nothing would be pruned.
-            Inference::Mac if model.is_at_fixpoint() => true,
+            Inference::Mac if model.is_at_fixpoint() && !self.is_confined() => true,
             Inference::Mac => {
                 self.engine
                     .queue_root(&self.network, &self.store, &self.state.assigned);

@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use csp_core::{
     Branching, Cmp, ConfigError, LimitKind, Limits, LnsConfig, LnsSolver, Model, NeighbourhoodKind,
-    Objective, Optimum, Relation, Restarts, SearchConfig, Solver, Stats, Strategy as SearchStrategy,
-    Strength, TableCell, TieBreak, VarId,
+    Objective, Optimum, ParallelSolver, Relation, Restarts, SearchConfig, Solver, Stats,
+    Strategy as SearchStrategy, Strength, TableCell, TieBreak, VarId,
 };
 use proptest::prelude::*;
 
@@ -808,6 +808,94 @@ proptest! {
     fn large_neighbourhood_search_finds_the_optimum_of_brute_force(cop in cop()) {
         check_lns(&cop)?;
     }
+
+    #[test]
+    fn parallel_search_finds_the_optimum_of_brute_force(
+        cop in cop(),
+        threads in 2usize..=8,
+        per_thread in 1usize..=4,
+        node_limit in 0u64..=30,
+    ) {
+        check_parallel(&cop, threads, per_thread, node_limit)?;
+    }
+}
+
+/// Parallel branch and bound (`ParallelSolver`), the bound shared between threads: the
+/// optimum of brute force, proved, each improvement a solution strictly better than the
+/// one before; under a node limit, at most that many nodes over all threads together.
+fn check_parallel(
+    cop: &Cop,
+    threads: usize,
+    per_thread: usize,
+    node_limit: u64,
+) -> Result<(), TestCaseError> {
+    let (model, objective) = cop.model();
+    let optimum = cop.optimum();
+    let plain = |name: &str| SearchConfig::with_strategy(name.parse::<SearchStrategy>().expect("a strategy"));
+    let searches = [
+        ("mrv/asc/fc", plain("mrv/asc/fc")),
+        ("static/asc/none", plain("static/asc/none")),
+        (
+            "dom-wdeg/asc/mac luby:1",
+            SearchConfig {
+                restarts: Some(Restarts::Luby { scale: 1 }),
+                ..plain("dom-wdeg/asc/mac")
+            },
+        ),
+    ];
+    for (name, config) in searches {
+        for limit in [None, Some(node_limit)] {
+            let what = format!("{name}, {threads} threads, {per_thread} a thread, node limit {limit:?}");
+            let config = SearchConfig {
+                limits: Limits {
+                    nodes: limit,
+                    ..Limits::default()
+                },
+                ..config.clone()
+            };
+            let mut solver = ParallelSolver::new(&model, config, threads)
+                .unwrap()
+                .subproblems_per_thread(per_thread);
+            let mut improvements: Vec<(Vec<i32>, i64)> = Vec::new();
+            let found = solver
+                .optimize_with(|solution, value| {
+                    improvements.push((solution.to_vec(), value));
+                    true
+                })
+                .unwrap();
+            check_improvements(cop, &model, objective, &improvements, &what)?;
+            prop_assert_eq!(
+                improvements.last().map(|(s, v)| (s.clone(), *v)),
+                found.best.clone().zip(found.objective),
+                "{}: the last improvement is the best",
+                what
+            );
+            if let Some(limit) = limit {
+                prop_assert!(
+                    solver.stats().nodes <= limit,
+                    "{}: {} nodes",
+                    what,
+                    solver.stats().nodes
+                );
+            }
+            if found.proved {
+                prop_assert_eq!(found.objective, optimum, "{}: optimum", what);
+                prop_assert_eq!(found.bound, optimum, "{}: bound", what);
+            } else {
+                prop_assert!(
+                    limit.is_some(),
+                    "{}: not proved without a limit: {:?}",
+                    what,
+                    found
+                );
+                prop_assert_eq!(found.limit, Some(LimitKind::Nodes), "{}", what);
+                if let (Some(v), Some(best)) = (found.objective, optimum) {
+                    prop_assert!(!cop.better(v, best), "{}: {} beats the optimum {}", what, v, best);
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 // ----- single cases -----

@@ -10,9 +10,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use csp_core::{
-    Backjump, Branching, Conflict, Domain, Event, LimitKind, Limits, Model, Outcome, PropagationContext,
-    Propagator, Relation, Restarts, SearchConfig, Solver, Stats, Strategy as SearchStrategy, Strength,
-    TieBreak, ValueOrder, VarId, Wake, ac3,
+    Backjump, Branching, Conflict, Domain, Event, LimitKind, Limits, Model, Outcome, ParallelSolver,
+    PropagationContext, Propagator, Relation, Restarts, SearchConfig, Solver, Stats,
+    Strategy as SearchStrategy, Strength, TieBreak, ValueOrder, VarId, Wake, ac3,
 };
 use proptest::prelude::*;
 
@@ -1440,4 +1440,166 @@ fn restarts_with_random_ties_find_valid_solutions_deterministically() {
         distinct.len() > 1,
         "random tie-breaks should reach different solutions"
     );
+}
+
+// ----- parallel search -----
+
+/// The strategies parallel search is checked with: choices made from the domains alone,
+/// then weights, random values, restarts and backjumping.
+fn parallel_configs() -> Vec<(String, SearchConfig, bool)> {
+    let plain = |name: &str| SearchConfig::with_strategy(name.parse::<SearchStrategy>().expect("a strategy"));
+    let mut all: Vec<(String, SearchConfig, bool)> = [
+        "static/asc/none",
+        "static/asc/fc",
+        "mrv/asc/mac",
+        "mrv-degree/lcv/fc",
+        "mrv/desc/mac",
+    ]
+    .into_iter()
+    .map(|name| (name.to_string(), plain(name), true))
+    .collect();
+    all.push(("dom-wdeg/asc/mac".into(), plain("dom-wdeg/asc/mac"), false));
+    all.push((
+        "mrv/random/fc seed 3".into(),
+        SearchConfig {
+            seed: 3,
+            ..plain("mrv/random/fc")
+        },
+        false,
+    ));
+    all.push((
+        "dom-wdeg/asc/mac luby:1".into(),
+        SearchConfig {
+            restarts: Some(Restarts::Luby { scale: 1 }),
+            ..plain("dom-wdeg/asc/mac")
+        },
+        false,
+    ));
+    all.push((
+        "static/asc/fc cbj".into(),
+        SearchConfig {
+            backjump: Backjump::Cbj,
+            ..plain("static/asc/fc")
+        },
+        false,
+    ));
+    all
+}
+
+/// Parallel search on `threads` threads, cut into `per_thread` subproblems a thread: the
+/// same count and solution set as brute force (each solution checked, none twice); with a
+/// strategy whose choices depend on the domains alone, `solve --deterministic` gives the
+/// sequential first solution, and on binary constraints (`binary`) the nodes are the
+/// sequential search's; a node limit holds over all threads together.
+fn check_parallel(
+    model: &Model,
+    expected: &[Vec<i32>],
+    threads: usize,
+    per_thread: usize,
+    node_limit: u64,
+    binary: bool,
+) -> Result<(), TestCaseError> {
+    let parallel = |config: &SearchConfig| {
+        ParallelSolver::new(model, config.clone(), threads)
+            .unwrap()
+            .subproblems_per_thread(per_thread)
+    };
+    for (name, config, domains_only) in parallel_configs() {
+        let what = format!("{name}, {threads} threads, {per_thread} a thread");
+        let mut counter = parallel(&config);
+        let count = counter.count();
+        prop_assert_eq!(count.solutions, expected.len() as u64, "{}: count", what);
+        prop_assert!(count.complete && count.limit.is_none(), "{}: {:?}", what, count);
+
+        let mut found = Vec::new();
+        let stopped = parallel(&config).for_each_solution(|s| {
+            found.push(s.to_vec());
+            true
+        });
+        prop_assert_eq!(stopped, None, "{}", what);
+        for sol in &found {
+            prop_assert!(model.is_solution(sol), "{}: {:?}", what, sol);
+        }
+        found.sort();
+        prop_assert_eq!(&found, &expected.to_vec(), "{}: solution set", what);
+
+        let mut sequential = Solver::new(model, config.clone()).unwrap();
+        let first = sequential.solve();
+        let mut solver = parallel(&config).deterministic(true);
+        let outcome = solver.solve();
+        match &outcome {
+            Outcome::Solved(sol) => prop_assert!(model.is_solution(sol), "{}: {:?}", what, sol),
+            other => prop_assert_eq!(other, &Outcome::Unsatisfiable, "{}", what),
+        }
+        prop_assert_eq!(
+            outcome.solution().is_some(),
+            !expected.is_empty(),
+            "{}: solve",
+            what
+        );
+        if domains_only {
+            prop_assert_eq!(&outcome, &first, "{}: the sequential first solution", what);
+        }
+        if domains_only && binary {
+            let mut all = Solver::new(model, config.clone()).unwrap();
+            all.count();
+            prop_assert_eq!(
+                counter.stats().nodes,
+                all.stats().nodes,
+                "{}: nodes to enumerate",
+                what
+            );
+        }
+        prop_assert!(
+            counter.stats().decomposition_nodes <= counter.stats().nodes,
+            "{}",
+            what
+        );
+
+        let limited = SearchConfig {
+            limits: Limits {
+                nodes: Some(node_limit),
+                ..Limits::default()
+            },
+            ..config.clone()
+        };
+        let mut bounded = parallel(&limited);
+        let count = bounded.count();
+        prop_assert!(
+            bounded.stats().nodes <= node_limit,
+            "{}: {} nodes over the limit {}",
+            what,
+            bounded.stats().nodes,
+            node_limit
+        );
+        if count.complete {
+            prop_assert_eq!(
+                count.solutions,
+                expected.len() as u64,
+                "{}: complete count under a node limit",
+                what
+            );
+        } else {
+            prop_assert_eq!(count.limit, Some(LimitKind::Nodes), "{}", what);
+            prop_assert!(count.solutions <= expected.len() as u64, "{}", what);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    /// Parallel search (`ParallelSolver`) on 1 to 8 threads against brute force.
+    #[test]
+    fn parallel_search_matches_brute_force(
+        spec in spec(2),
+        threads in 1usize..=8,
+        per_thread in 1usize..=4,
+        node_limit in 0u64..=40,
+    ) {
+        let expected = spec.brute_force();
+        let binary = spec.nary.is_empty();
+        check_parallel(&spec.model(Strength::Gac), &expected, threads, per_thread, node_limit, binary)?;
+    }
 }

@@ -1,0 +1,454 @@
+//! Parallel search in one instance: embarrassingly parallel search (EPS; Régin, Rezgui and
+//! Malapert, CP 2013). The root is cut into many subproblems by the search's own variable
+//! and value orders ([`decompose`]), at least 30 per thread by default, and a pool of
+//! threads ([`pool`]) searches them, each subproblem with a solver of its own.
+//!
+//! The subproblems partition the search space, so counts and solution sets are exactly the
+//! sequential ones whatever the number of threads. Statistics add up: the nodes of the
+//! decomposition (the decisions it tried) plus each subproblem's. A subproblem starts from
+//! its path fixed at the root, so where the strategy's choices depend only on the domains
+//! (no weights learnt from failures, no restarts) and on binary constraints, the total is
+//! the sequential search's node count as well; otherwise each subproblem's search learns
+//! from itself alone and the totals differ.
+//!
+//! One thread runs the sequential [`Solver`], exactly.
+
+mod decompose;
+mod pool;
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use decompose::{Decomposition, Work, decompose, splitter_config};
+use pool::{Pool, TURN_NODES, lock};
+
+use crate::config::{ConfigError, SearchConfig};
+use crate::model::{Model, Objective};
+use crate::search::{Optimum, Solver};
+use crate::stats::{Count, LimitKind, Outcome, Stats};
+
+/// The subproblems per thread the decomposition aims at by default: enough that a thread
+/// that drew easy ones takes more while another finishes a hard one (EPS's rule of thumb is
+/// 30 or more).
+pub const SUBPROBLEMS_PER_THREAD: usize = 30;
+
+/// The most threads a parallel search runs.
+pub const MAX_THREADS: usize = 1024;
+
+/// A search over one [`Model`] on several threads; see the module documentation.
+///
+/// Each call searches afresh: `count` twice counts twice.
+///
+/// ```
+/// use csp_core::{Model, ParallelSolver, Relation, SearchConfig, Solver};
+/// // The 92 solutions of 8 queens, on 4 threads.
+/// let mut m = Model::new();
+/// let q = m.int_vars(8, 0, 7).unwrap();
+/// for i in 0..8 {
+///     for j in i + 1..8 {
+///         let d = (j - i) as i32;
+///         m.post(q[i], q[j], Relation::NotEqual).unwrap();
+///         m.post(q[i], q[j], Relation::AbsDiffNotEqual(d)).unwrap();
+///     }
+/// }
+/// let config = SearchConfig::with_strategy("static/asc/fc".parse().unwrap());
+/// let mut parallel = ParallelSolver::new(&m, config.clone(), 4).unwrap();
+/// assert_eq!(parallel.count().solutions, 92);
+/// let mut sequential = Solver::new(&m, config).unwrap();
+/// assert_eq!(sequential.count().solutions, 92);
+/// // A static order on binary constraints: the nodes are the sequential search's.
+/// assert_eq!(parallel.stats().nodes, sequential.stats().nodes);
+/// assert!(parallel.stats().subproblems >= 4 * 30);
+/// ```
+pub struct ParallelSolver<'m> {
+    model: &'m Model,
+    config: SearchConfig,
+    threads: usize,
+    per_thread: usize,
+    deterministic: bool,
+    stats: Stats,
+}
+
+impl<'m> ParallelSolver<'m> {
+    /// A search on `threads` threads (1 to [`MAX_THREADS`]).
+    ///
+    /// Errors: those of [`Solver::new`]; [`ConfigError::Threads`] for 0 threads or too many;
+    /// [`ConfigError::TracedInParallel`] for a traced search (a trace is one search's tree).
+    pub fn new(
+        model: &'m Model,
+        config: SearchConfig,
+        threads: usize,
+    ) -> Result<ParallelSolver<'m>, ConfigError> {
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(ConfigError::Threads {
+                threads,
+                max: MAX_THREADS,
+            });
+        }
+        if threads > 1 && config.trace.is_some() {
+            return Err(ConfigError::TracedInParallel);
+        }
+        // Every solver of the run is made with this configuration: the checks are made once.
+        Solver::new(model, config.clone())?;
+        Ok(ParallelSolver {
+            model,
+            config,
+            threads,
+            per_thread: SUBPROBLEMS_PER_THREAD,
+            deterministic: false,
+            stats: Stats::default(),
+        })
+    }
+
+    /// How many subproblems per thread the decomposition aims at (at least 1). Default:
+    /// [`SUBPROBLEMS_PER_THREAD`].
+    pub fn subproblems_per_thread(mut self, per_thread: usize) -> ParallelSolver<'m> {
+        self.per_thread = per_thread.max(1);
+        self
+    }
+
+    /// With `true`, [`ParallelSolver::solve`] returns the solution of the first subproblem
+    /// in the sequential order that has one, the same on every run (it waits for the
+    /// subproblems before it), instead of the first found. Default: `false`.
+    pub fn deterministic(mut self, deterministic: bool) -> ParallelSolver<'m> {
+        self.deterministic = deterministic;
+        self
+    }
+
+    /// The statistics of the last call: the totals over the decomposition and every
+    /// subproblem (`subproblems`, `decomposition_nodes`), `elapsed` the wall-clock time.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// The sequential solver, for one thread.
+    fn sequential(&self) -> Solver<'m> {
+        Solver::new(self.model, self.config.clone()).expect("checked by ParallelSolver::new")
+    }
+
+    /// Cuts the search space into pieces.
+    fn decompose(&self) -> Decomposition {
+        let target = self.threads.saturating_mul(self.per_thread);
+        let mut decomposition = decompose(self.model, &splitter_config(&self.config), target);
+        let open = decomposition
+            .pieces
+            .iter()
+            .filter(|w| matches!(w, Work::Open(_)))
+            .count();
+        decomposition.stats.subproblems = open as u64;
+        decomposition.stats.decomposition_nodes = decomposition.stats.nodes;
+        decomposition
+    }
+
+    /// Counts the solutions, up to `limits.solutions` if set ([`Solver::count`]).
+    pub fn count(&mut self) -> Count {
+        if self.threads == 1 {
+            let mut solver = self.sequential();
+            let count = solver.count();
+            self.stats = solver.stats().clone();
+            return count;
+        }
+        let started = Instant::now();
+        let cap = self.config.limits.solutions;
+        let decomposition = self.decompose();
+        let pool = Pool::new(
+            self.model,
+            &self.config,
+            &decomposition.pieces,
+            started,
+            &decomposition.stats,
+        );
+        if let Some(kind) = decomposition.limit {
+            pool.halt(Some(kind));
+        }
+        let found = AtomicUsize::new(0);
+        let add = |n: u64| {
+            let total = found.fetch_add(n as usize, Ordering::Relaxed) as u64 + n;
+            if cap.is_some_and(|cap| total >= cap) {
+                pool.halt(Some(LimitKind::Solutions));
+            }
+        };
+        pool.run(self.threads, |_, piece| match piece {
+            Work::Solved(_) => add(1),
+            Work::Open(path) => {
+                let mut solver = pool.solver(path);
+                while !pool.stopping() && pool.grant(&mut solver, None) {
+                    let count = solver.count();
+                    add(count.solutions);
+                    match count.limit {
+                        None => break,
+                        Some(LimitKind::Nodes) => continue,
+                        Some(LimitKind::Cancelled) => break,
+                        Some(kind) => pool.halt(Some(kind)),
+                    }
+                }
+                pool.settle(&solver, path);
+            }
+        });
+        let mut total = found.load(Ordering::Relaxed) as u64;
+        if let Some(cap) = cap {
+            total = total.min(cap);
+        }
+        self.stats = pool.totals();
+        self.stats.solutions = total;
+        let complete = pool.finished();
+        Count {
+            solutions: total,
+            complete,
+            limit: if complete { None } else { pool.stopped_by() },
+        }
+    }
+
+    /// Finds a solution ([`Solver::solve`]): the first found, or under
+    /// [`ParallelSolver::deterministic`] the first in the sequential order of the subproblems.
+    pub fn solve(&mut self) -> Outcome {
+        if self.threads == 1 {
+            let mut solver = self.sequential();
+            let outcome = solver.solve();
+            self.stats = solver.stats().clone();
+            return outcome;
+        }
+        if self.config.limits.solutions == Some(0) {
+            return Outcome::Limit(LimitKind::Solutions);
+        }
+        let started = Instant::now();
+        let decomposition = self.decompose();
+        let pool = Pool::new(
+            self.model,
+            &self.config,
+            &decomposition.pieces,
+            started,
+            &decomposition.stats,
+        );
+        if let Some(kind) = decomposition.limit {
+            pool.halt(Some(kind));
+        }
+        let deterministic = self.deterministic;
+        // The solution of the earliest piece that has one, and that piece.
+        let first: Mutex<Option<(usize, Vec<i32>)>> = Mutex::new(None);
+        let first_index = AtomicUsize::new(usize::MAX);
+        let record = |index: usize, solution: &[i32]| {
+            let mut first = lock(&first);
+            if first.as_ref().is_none_or(|(i, _)| index < *i) {
+                *first = Some((index, solution.to_vec()));
+                first_index.store(index, Ordering::Relaxed);
+            }
+            if !deterministic {
+                pool.halt(None);
+            }
+        };
+        pool.run(self.threads, |index, piece| {
+            // Under `deterministic`, a piece after one with a solution is not needed.
+            if index > first_index.load(Ordering::Relaxed) {
+                return;
+            }
+            match piece {
+                Work::Solved(solution) => record(index, solution),
+                Work::Open(path) => {
+                    let mut solver = pool.solver(path);
+                    let turn = deterministic.then_some(TURN_NODES);
+                    while !pool.stopping() && pool.grant(&mut solver, turn) {
+                        match solver.solve() {
+                            Outcome::Solved(solution) => {
+                                record(index, &solution);
+                                break;
+                            }
+                            Outcome::Unsatisfiable => break,
+                            Outcome::Limit(LimitKind::Nodes)
+                                if index < first_index.load(Ordering::Relaxed) => {}
+                            Outcome::Limit(LimitKind::Nodes | LimitKind::Cancelled) => break,
+                            Outcome::Limit(kind) => pool.halt(Some(kind)),
+                        }
+                    }
+                    pool.settle(&solver, path);
+                }
+            }
+        });
+        self.stats = pool.totals();
+        let found = lock(&first).take();
+        self.stats.solutions = u64::from(found.is_some());
+        match found {
+            Some((_, solution)) => Outcome::Solved(solution),
+            None => match pool.stopped_by() {
+                Some(kind) => Outcome::Limit(kind),
+                None => Outcome::Unsatisfiable,
+            },
+        }
+    }
+
+    /// Calls `on_solution` with each solution until it returns `false`, the space is
+    /// exhausted or a limit is reached ([`Solver::for_each_solution`]). The solutions come
+    /// from every thread, one call at a time, in no fixed order. Returns why it stopped
+    /// (`None`: exhausted or stopped by the callback).
+    pub fn for_each_solution(&mut self, on_solution: impl FnMut(&[i32]) -> bool + Send) -> Option<LimitKind> {
+        if self.threads == 1 {
+            let mut solver = self.sequential();
+            let stopped = solver.for_each_solution(on_solution);
+            self.stats = solver.stats().clone();
+            return stopped;
+        }
+        let started = Instant::now();
+        let cap = self.config.limits.solutions;
+        if cap == Some(0) {
+            return Some(LimitKind::Solutions);
+        }
+        let decomposition = self.decompose();
+        let pool = Pool::new(
+            self.model,
+            &self.config,
+            &decomposition.pieces,
+            started,
+            &decomposition.stats,
+        );
+        if let Some(kind) = decomposition.limit {
+            pool.halt(Some(kind));
+        }
+        // The callback and the solutions it was given, one thread at a time.
+        let sink = Mutex::new((on_solution, 0u64));
+        let emit = |solution: &[i32]| -> bool {
+            let mut sink = lock(&sink);
+            if pool.stopping() {
+                return false;
+            }
+            let (on_solution, given) = &mut *sink;
+            *given += 1;
+            if !on_solution(solution) {
+                pool.halt(None);
+                return false;
+            }
+            if cap.is_some_and(|cap| *given >= cap) {
+                pool.halt(Some(LimitKind::Solutions));
+                return false;
+            }
+            true
+        };
+        pool.run(self.threads, |_, piece| match piece {
+            Work::Solved(solution) => {
+                emit(solution);
+            }
+            Work::Open(path) => {
+                let mut solver = pool.solver(path);
+                while !pool.stopping() && pool.grant(&mut solver, None) {
+                    match solver.for_each_solution(&emit) {
+                        None | Some(LimitKind::Cancelled) => break,
+                        Some(LimitKind::Nodes) => continue,
+                        Some(kind) => pool.halt(Some(kind)),
+                    }
+                }
+                pool.settle(&solver, path);
+            }
+        });
+        self.stats = pool.totals();
+        self.stats.solutions = lock(&sink).1;
+        pool.stopped_by()
+    }
+
+    /// Branch and bound on the model's objective ([`Solver::optimize`]), the best value
+    /// found shared by the threads: each takes a better one found elsewhere as its bound
+    /// between turns of [`TURN_NODES`] nodes. The optimum is proved when every subproblem
+    /// is searched to its end.
+    pub fn optimize(&mut self) -> Result<Optimum, ConfigError> {
+        self.optimize_with(|_, _| true)
+    }
+
+    /// [`ParallelSolver::optimize`], calling `on_improvement(solution, objective)` at each
+    /// solution better than every one before (over all threads, one call at a time).
+    /// Returning `false` stops the search.
+    pub fn optimize_with(
+        &mut self,
+        on_improvement: impl FnMut(&[i32], i64) -> bool + Send,
+    ) -> Result<Optimum, ConfigError> {
+        let objective = self.model.objective().ok_or(ConfigError::NoObjective)?;
+        if self.threads == 1 {
+            let mut solver = self.sequential();
+            let optimum = solver.optimize_with(on_improvement);
+            self.stats = solver.stats().clone();
+            return optimum;
+        }
+        let started = Instant::now();
+        let decomposition = self.decompose();
+        let pool = Pool::new(
+            self.model,
+            &self.config,
+            &decomposition.pieces,
+            started,
+            &decomposition.stats,
+        );
+        if let Some(kind) = decomposition.limit {
+            pool.halt(Some(kind));
+        }
+        let var = objective.var().index();
+        let better = |a: i64, b: i64| match objective {
+            Objective::Minimize(_) => a < b,
+            Objective::Maximize(_) => a > b,
+        };
+        // The best solution so far, its value, and the callback.
+        let best = Mutex::new((None::<(i64, Vec<i32>)>, on_improvement, false));
+        let offer = |solution: &[i32], value: i64| -> bool {
+            let mut best = lock(&best);
+            let (incumbent, on_improvement, stopped) = &mut *best;
+            if incumbent.as_ref().is_some_and(|(v, _)| !better(value, *v)) {
+                return true;
+            }
+            *incumbent = Some((value, solution.to_vec()));
+            if !on_improvement(solution, value) {
+                *stopped = true;
+                pool.halt(None);
+                return false;
+            }
+            true
+        };
+        let incumbent = || lock(&best).0.clone();
+        pool.run(self.threads, |_, piece| match piece {
+            Work::Solved(solution) => {
+                offer(solution, i64::from(solution[var]));
+            }
+            Work::Open(path) => {
+                let mut solver = pool.solver(path);
+                let mut adopted = None;
+                while !pool.stopping() && pool.grant(&mut solver, Some(TURN_NODES)) {
+                    if let Some((value, solution)) =
+                        incumbent().filter(|(v, _)| adopted.is_none_or(|a| better(*v, a)))
+                    {
+                        solver.adopt_incumbent(&objective, &solution, value);
+                        adopted = Some(value);
+                    }
+                    let turn = solver.config().limits.nodes.map(|n| n - solver.stats().nodes);
+                    let result = solver.branch_and_bound_for(objective.clone(), turn, |solution, value| {
+                        adopted = Some(value);
+                        offer(solution, value)
+                    });
+                    let Ok(optimum) = result else { break };
+                    match optimum.limit {
+                        _ if optimum.proved => break,
+                        None | Some(LimitKind::Cancelled) => break,
+                        Some(LimitKind::Nodes) => continue,
+                        Some(kind) => pool.halt(Some(kind)),
+                    }
+                }
+                pool.settle(&solver, path);
+            }
+        });
+        let (incumbent, _, stopped) = best
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let proved = pool.finished() && !stopped;
+        let value = incumbent.as_ref().map(|(v, _)| *v);
+        self.stats = pool.totals();
+        self.stats.objective = value;
+        self.stats.nodes_to_best = None;
+        self.stats.nodes_to_proof = proved.then_some(self.stats.nodes);
+        Ok(Optimum {
+            best: incumbent.map(|(_, s)| s),
+            objective: value,
+            proved,
+            limit: if proved || stopped {
+                None
+            } else {
+                pool.stopped_by()
+            },
+            bound: if proved { value } else { None },
+        })
+    }
+}
