@@ -56,6 +56,60 @@ pub struct StrategyArgs {
     pub backjump: Option<Backjump>,
 }
 
+/// Parallel search flags.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct ParallelArgs {
+    /// Search on N threads: the root is cut into subproblems (30 a thread) by the search's
+    /// own orders and a pool of threads searches them; counts and solution sets are the
+    /// sequential ones, `nodes` the sum over the decomposition and the subproblems. 0: one
+    /// thread per core. Default: 1 (the sequential search, exactly).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads, allow_hyphen_values = true)]
+    pub threads: usize,
+    /// With --threads: `solve` returns the solution of the first subproblem in the
+    /// sequential order that has one (the same on every run), not the first found.
+    #[arg(long)]
+    pub deterministic: bool,
+    /// With --threads: how many subproblems per thread the decomposition aims at.
+    #[arg(long, value_name = "K", default_value_t = csp_core::SUBPROBLEMS_PER_THREAD, value_parser = parse_per_thread, allow_hyphen_values = true)]
+    pub subproblems: usize,
+}
+
+/// Parses `--subproblems`: 1 to 10,000.
+pub fn parse_per_thread(text: &str) -> Result<usize, String> {
+    let k = parse_count(text)?;
+    if !(1..=10_000).contains(&k) {
+        return Err(format!("1 to 10000 subproblems a thread, got {k}"));
+    }
+    Ok(k)
+}
+
+impl ParallelArgs {
+    /// The threads and order asked for, 0 threads read as one per core.
+    pub fn parallelism(&self) -> csp_core::Parallelism {
+        let threads = match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        csp_core::Parallelism {
+            threads,
+            deterministic: self.deterministic,
+            subproblems_per_thread: self.subproblems,
+        }
+    }
+}
+
+/// Parses `--threads`: 0 (one per core) up to [`csp_core::MAX_THREADS`].
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    let threads = parse_count(text)?;
+    if threads > csp_core::MAX_THREADS {
+        return Err(format!(
+            "at most {} threads, got {threads} (0 runs one per core)",
+            csp_core::MAX_THREADS
+        ));
+    }
+    Ok(threads)
+}
+
 /// Limit flags.
 #[derive(Args, Clone, Debug, Default)]
 pub struct LimitArgs {

@@ -86,6 +86,7 @@ fn main() {
             let options = CountOptions {
                 symmetry: mode == "count-sym",
                 distinct: false,
+                ..CountOptions::default()
             };
             let r = count(n, enc, config, options).unwrap();
             println!("count n={n} {} nodes={}", r.solutions, r.stats.nodes);

@@ -19,7 +19,7 @@
 //!
 //! // All 92 solutions of 8 queens, 12 up to symmetry.
 //! let (encoding, config) = default_count();
-//! let report = count(8, encoding, config, CountOptions { symmetry: false, distinct: true })?;
+//! let report = count(8, encoding, config, CountOptions { symmetry: false, distinct: true, ..Default::default() })?;
 //! assert_eq!((report.solutions, report.distinct), (92, Some(12)));
 //!
 //! // Min-conflicts local search on 10,000 queens.
@@ -40,4 +40,5 @@ pub use local::{LocalReport, MAX_LOCAL_N, QueensConflicts, local_search};
 pub use model::{Encoding, MAX_ALLDIFF_N, MAX_PAIRWISE_N, alldiff_model, pairwise_model};
 pub use search::{
     CountOptions, CountReport, MAX_COUNT_N, SolveReport, count, default_count, default_solve, solve,
+    solve_with,
 };

@@ -4,8 +4,8 @@
 use std::time::{Duration, Instant};
 
 use csp_core::{
-    Count, Domain, Inference, LimitKind, Limits, Outcome, Restarts, SearchConfig, Solver, Stats, Strategy,
-    Strength, TieBreak, ValueOrder, VarOrder,
+    Count, Domain, Inference, LimitKind, Limits, Outcome, ParallelSolver, Parallelism, Restarts,
+    SearchConfig, Stats, Strategy, Strength, TieBreak, ValueOrder, VarOrder,
 };
 use serde::Serialize;
 
@@ -89,7 +89,17 @@ impl SolveReport {
 ///
 /// A time limit covers the whole run, building the model included, and so does the
 /// reported `elapsed` time.
-pub fn solve(n: usize, encoding: Encoding, mut config: SearchConfig) -> Result<SolveReport, QueensError> {
+pub fn solve(n: usize, encoding: Encoding, config: SearchConfig) -> Result<SolveReport, QueensError> {
+    solve_with(n, encoding, config, Parallelism::default())
+}
+
+/// [`solve`] on `parallelism`'s threads ([`csp_core::ParallelSolver`]).
+pub fn solve_with(
+    n: usize,
+    encoding: Encoding,
+    mut config: SearchConfig,
+    parallelism: Parallelism,
+) -> Result<SolveReport, QueensError> {
     let started = Instant::now();
     let deadline = config.limits.time.map(|limit| started + limit);
     let Some(model) = encoding.model_until(n, None, deadline)? else {
@@ -102,7 +112,7 @@ pub fn solve(n: usize, encoding: Encoding, mut config: SearchConfig) -> Result<S
         });
     };
     config.limits.time = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-    let mut solver = Solver::new(&model, config)?;
+    let mut solver = ParallelSolver::with(&model, config, parallelism)?;
     let outcome = solver.solve();
     let mut stats = solver.stats().clone();
     stats.elapsed = started.elapsed();
@@ -130,6 +140,8 @@ pub struct CountOptions {
     /// reflections of the board (OEIS A002562), by keeping only solutions that are the
     /// lexicographically smallest of their eight images.
     pub distinct: bool,
+    /// The threads each count runs on ([`csp_core::ParallelSolver`]).
+    pub parallelism: Parallelism,
 }
 
 /// The result of counting.
@@ -152,7 +164,7 @@ pub struct CountReport {
 /// ```
 /// use csp_queens::{CountOptions, count, default_count};
 /// let (encoding, config) = default_count();
-/// let options = CountOptions { symmetry: true, distinct: true };
+/// let options = CountOptions { symmetry: true, distinct: true, ..CountOptions::default() };
 /// let report = count(8, encoding, config, options)?;
 /// assert_eq!((report.solutions, report.distinct, report.complete), (92, Some(12), true));
 /// # Ok::<(), csp_queens::QueensError>(())
@@ -191,7 +203,7 @@ pub fn count(
         let model = encoding.model_with_first(n, first)?;
         let mut run_config = config.clone();
         run_config.limits = remaining(&config.limits, &report.stats, started.elapsed());
-        let mut solver = Solver::new(&model, run_config)?;
+        let mut solver = ParallelSolver::with(&model, run_config, options.parallelism)?;
         let result = if options.distinct {
             let mut found = 0u64;
             let mut distinct = 0u64;

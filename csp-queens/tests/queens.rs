@@ -91,6 +91,7 @@ fn symmetric_counts_match_a000170_with_fewer_nodes() {
             let options = CountOptions {
                 symmetry: true,
                 distinct: false,
+                ..CountOptions::default()
             };
             let halved = count(n, encoding, config(strategy), options).unwrap();
             assert_eq!(halved.solutions, A000170[n - 1], "n = {n}, {strategy}");
@@ -110,6 +111,7 @@ fn distinct_counts_match_a002562_with_and_without_symmetry() {
             let options = CountOptions {
                 symmetry,
                 distinct: true,
+                ..CountOptions::default()
             };
             let report = count(n, encoding, config.clone(), options).unwrap();
             assert_eq!(
@@ -238,6 +240,7 @@ fn bad_sizes_are_errors() {
         let options = CountOptions {
             symmetry,
             distinct: true,
+            ..CountOptions::default()
         };
         let report = count(8, encoding, restarting.clone(), options).unwrap();
         assert_eq!(
@@ -432,4 +435,56 @@ fn the_time_limit_holds_during_the_greedy_start() {
     // Stopped inside the start, not after it: no initial assignment was counted.
     assert_eq!(report.stats.initial_conflicts, 0);
     assert!(report.rows.is_none());
+}
+
+#[test]
+fn counts_on_several_threads_are_the_sequential_counts() {
+    let (encoding, config) = default_count();
+    for n in 1..=9 {
+        let sequential = count(n, encoding, config.clone(), CountOptions::default()).unwrap();
+        for threads in [2, 3, 8] {
+            for symmetry in [false, true] {
+                let options = CountOptions {
+                    symmetry,
+                    distinct: true,
+                    parallelism: csp_core::Parallelism {
+                        threads,
+                        ..csp_core::Parallelism::default()
+                    },
+                };
+                let report = count(n, encoding, config.clone(), options).unwrap();
+                assert_eq!(report.solutions, A000170[n - 1], "n = {n}, {threads} threads");
+                assert_eq!(
+                    report.distinct,
+                    Some(A002562[n - 1]),
+                    "n = {n}, {threads} threads"
+                );
+                assert!(report.complete);
+                if !symmetry {
+                    // mrv/asc/fc on binary constraints: the sequential search's nodes.
+                    assert_eq!(
+                        report.stats.nodes, sequential.stats.nodes,
+                        "n = {n}, {threads} threads"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_deterministic_solve_on_several_threads_is_the_sequential_one() {
+    let config = SearchConfig::with_strategy("mrv/asc/fc".parse().unwrap());
+    for n in [4, 8, 13, 20] {
+        let sequential = solve(n, Encoding::Pairwise, config.clone()).unwrap();
+        for threads in [2, 4] {
+            let parallelism = csp_core::Parallelism {
+                threads,
+                deterministic: true,
+                ..csp_core::Parallelism::default()
+            };
+            let report = csp_queens::solve_with(n, Encoding::Pairwise, config.clone(), parallelism).unwrap();
+            assert_eq!(report.outcome, sequential.outcome, "n = {n}, {threads} threads");
+        }
+    }
 }

@@ -4,7 +4,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
-use csp_core::{LimitKind, SearchConfig, Solver, Stats, TreeCountError, TreeSolver};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
+
+use csp_core::{LimitKind, ParallelSolver, SearchConfig, Stats, TreeCountError, TreeSolver};
 use serde_json::Value;
 
 use super::{
@@ -73,7 +76,8 @@ fn count_one(path: &Path, args: &CountArgs, config: &SearchConfig) -> (Option<Lo
         let answer = count_tree(path, &loaded, &remaining(config, deadline), args.limit);
         return (Some(loaded), answer);
     }
-    let mut solver = match Solver::new(loaded.model(), remaining(config, deadline)) {
+    let parallelism = args.search.parallel.parallelism();
+    let mut solver = match ParallelSolver::with(loaded.model(), remaining(config, deadline), parallelism) {
         Ok(s) => s,
         Err(e) => {
             let answer = Answer::Error {
@@ -85,23 +89,41 @@ fn count_one(path: &Path, args: &CountArgs, config: &SearchConfig) -> (Option<Lo
     };
     let cap = args.limit;
     // Each solution of the model stands for `per` of the instance (the colourings of a
-    // graph's isolated vertices); `None`: the total left u64.
+    // graph's isolated vertices); `None`: the total left u64. The threads of a parallel
+    // search check and count their solutions at once: a lock only for the first solution
+    // and a wrong one.
     let per = loaded.extensions();
-    let mut solutions = Some(0u64);
-    let mut first = None;
-    let mut bad = None;
-    let limit = solver.for_each_solution(|s| {
+    let solutions = AtomicU64::new(0);
+    let overflow = AtomicBool::new(false);
+    let first = Mutex::new(None);
+    let bad = Mutex::new(None);
+    let limit = solver.for_each_solution_shared(|s| {
         if let Err(e) = loaded.check(s) {
-            bad = Some(e);
+            bad.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get_or_insert(e);
             return false;
         }
-        solutions = solutions.zip(per).and_then(|(n, p)| n.checked_add(p));
-        if first.is_none() {
-            first = Some(s.to_vec());
+        let Some(per) = per else {
+            overflow.store(true, Ordering::Relaxed);
+            return false;
+        };
+        let added = solutions.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_add(per));
+        let Ok(before) = added else {
+            overflow.store(true, Ordering::Relaxed);
+            return false;
+        };
+        if before == 0 {
+            first
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get_or_insert_with(|| s.to_vec());
         }
-        solutions.is_some_and(|n| cap.is_none_or(|k| n < k))
+        cap.is_none_or(|k| before + per < k)
     });
-    let answer = match bad {
+    let solutions = (!overflow.load(Ordering::Relaxed)).then(|| solutions.load(Ordering::Relaxed));
+    let first = first.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let answer = match bad.into_inner().unwrap_or_else(PoisonError::into_inner) {
         Some(message) => Answer::Error {
             message: format!("{}: {message}", path.display()),
             unsupported: false,

@@ -26,7 +26,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::args::{LimitArgs, StrategyArgs, TraceArgs, checked, parse_restarts};
+use crate::args::{LimitArgs, ParallelArgs, StrategyArgs, TraceArgs, checked, parse_restarts};
 use crate::error::CliError;
 use crate::error::usage;
 
@@ -102,6 +102,8 @@ pub struct SearchArgs {
     /// (none with --backjump or --method tree), none for `count`.
     #[arg(long, value_name = "POLICY", allow_negative_numbers = true)]
     pub restarts: Option<String>,
+    #[command(flatten)]
+    pub parallel: ParallelArgs,
     /// Worker threads over the files given (0: one per core).
     #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs, allow_negative_numbers = true)]
     pub jobs: usize,

@@ -13,7 +13,8 @@ use std::time::Instant;
 
 use clap::Args;
 use csp_core::{
-    LimitKind, LnsConfig, LnsSolver, NeighbourhoodKind, Outcome, SearchConfig, Solver, Stats, TreeSolver,
+    LimitKind, LnsConfig, LnsSolver, NeighbourhoodKind, Outcome, ParallelSolver, SearchConfig, Solver, Stats,
+    TreeSolver,
 };
 use serde_json::{Map, Value};
 
@@ -247,7 +248,8 @@ fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, live: Live<'_>) -
         answer.loaded = Some(loaded);
         return answer;
     }
-    let mut solver = match Solver::new(loaded.model(), remaining(config, deadline)) {
+    let parallelism = args.search.parallel.parallelism();
+    let mut solver = match ParallelSolver::with(loaded.model(), remaining(config, deadline), parallelism) {
         Ok(s) => s,
         Err(e) => {
             answer.ending = Ending::Error {
@@ -263,14 +265,31 @@ fn solve(path: &Path, args: &SolveArgs, config: &SearchConfig, live: Live<'_>) -
     let searching = Instant::now();
     let extensions = loaded.extensions();
     let mut stopped = None;
+    if !args.all {
+        // One solution: the first found, or under --deterministic the first in the
+        // sequential order of a parallel search's subproblems.
+        let limit = match solver.solve() {
+            Outcome::Solved(s) => {
+                match loaded.check(&s) {
+                    Ok(()) => {
+                        answer.found += 1;
+                        answer.first = Some(s);
+                    }
+                    Err(e) => failure = Some(e),
+                }
+                None
+            }
+            Outcome::Unsatisfiable => None,
+            Outcome::Limit(kind) => Some(kind),
+        };
+        answer.stats = solver.stats().clone();
+        answer.ending = ending(path, failure, gone, limit);
+        answer.loaded = Some(loaded);
+        return answer;
+    }
     let limit = solver.for_each_solution(|s| {
         if let Err(e) = loaded.check(s) {
             failure = Some(e);
-            return false;
-        }
-        if !args.all {
-            answer.found += 1;
-            answer.first = Some(s.to_vec());
             return false;
         }
         // Each solution of the model stands for `extensions` of the instance (the
@@ -363,7 +382,14 @@ fn optimise(
             true
         };
         let model = loaded.model();
-        if args.lns == Switch::On {
+        let parallelism = args.search.parallel.parallelism();
+        if parallelism.threads > 1 {
+            // Parallel branch and bound, the bound shared by the threads; large
+            // neighbourhood search runs on one thread.
+            ParallelSolver::with(model, config.clone(), parallelism).and_then(|mut solver| {
+                Ok((solver.optimize_with(&mut on_improvement)?, solver.stats().clone()))
+            })
+        } else if args.lns == Switch::On {
             let lns = LnsConfig {
                 decision_vars: loaded.decision_vars(),
                 kinds: args.neighbourhoods.clone(),

@@ -14,7 +14,7 @@ use csp_queens::{CountOptions, CountReport, Encoding, LocalReport, QueensError, 
 use serde::Serialize;
 
 use self::records::{CountFacts, CountLine, LocalLine, SolveFacts, SolveLine};
-use crate::args::{LimitArgs, StrategyArgs, TraceArgs, checked, parse_restarts};
+use crate::args::{LimitArgs, ParallelArgs, StrategyArgs, TraceArgs, checked, parse_restarts};
 use crate::error::{CliError, EXIT_OK, EXIT_UNSOLVED};
 use crate::error::{usage, written};
 
@@ -50,6 +50,8 @@ struct SearchArgs {
     model: Option<String>,
     #[command(flatten)]
     limits: LimitArgs,
+    #[command(flatten)]
+    parallel: ParallelArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text, allow_negative_numbers = true)]
     format: Format,
@@ -153,7 +155,14 @@ pub fn run(args: QueensArgs) -> Result<u8, CliError> {
             search,
             symmetry,
             distinct,
-        } => count(&search, CountOptions { symmetry, distinct }),
+        } => {
+            let options = CountOptions {
+                symmetry,
+                distinct,
+                parallelism: search.parallel.parallelism(),
+            };
+            count(&search, options)
+        }
         QueensCommand::Local {
             n,
             seed,
@@ -285,7 +294,8 @@ fn solve(search: &SearchArgs, restarts: Option<&str>, verify: bool) -> Result<u8
     let trace = search.trace.open()?;
     config.trace = trace.as_ref().map(|t| t.trace());
     let SolveReport { outcome, stats } =
-        csp_queens::solve(n, encoding, config.clone()).map_err(queens_error)?;
+        csp_queens::solve_with(n, encoding, config.clone(), search.parallel.parallelism())
+            .map_err(queens_error)?;
     if let Some(trace) = &trace {
         trace.finish()?;
     }

@@ -134,6 +134,27 @@ const CONFIGS: &[Config] = &[
         ],
         max_count: 2000,
     },
+    Config {
+        name: "--threads 3",
+        args: &["--threads", "3"],
+        max_count: u64::MAX,
+    },
+    Config {
+        name: "mrv/asc/fc --threads 2 --subproblems 1 --restarts luby:2",
+        args: &[
+            "--var",
+            "mrv",
+            "--inference",
+            "fc",
+            "--threads",
+            "2",
+            "--subproblems",
+            "1",
+            "--restarts",
+            "luby:2",
+        ],
+        max_count: 20_000,
+    },
 ];
 
 /// The report's further configurations, for the ignored test.
@@ -171,6 +192,8 @@ const MORE_CONFIGS: &[Config] = &[
 const OPTIMISATIONS: &[&[&str]] = &[
     &[],
     &["--lns", "off"],
+    &["--threads", "2"],
+    &["--threads", "4", "--subproblems", "2", "--var", "mrv", "--inference", "fc"],
     &["--turn-nodes", "1", "--neighbourhood-failures", "2"],
     &[
         "--turn-nodes",
@@ -519,7 +542,7 @@ fn counts_and_solutions_equal_brute_force_with_exact_integers() {
             (400_000, 200),
         ],
         &CONFIGS.iter().collect::<Vec<_>>(),
-        &[&[]],
+        &[&[], &["--threads", "3"]],
         OPTIMISATIONS,
     );
 }
@@ -537,7 +560,11 @@ fn differential_thousands() {
             (400_000, 2000),
         ],
         &CONFIGS.iter().chain(MORE_CONFIGS).collect::<Vec<_>>(),
-        &[&[], &["--var", "mrv", "--val", "lcv", "--inference", "fc"]],
+        &[
+            &[],
+            &["--var", "mrv", "--val", "lcv", "--inference", "fc"],
+            &["--threads", "4", "--subproblems", "3"],
+        ],
         &[
             OPTIMISATIONS,
             &[

@@ -6,7 +6,7 @@
 
 use crate::config::{Backjump, SearchConfig};
 use crate::model::Model;
-use crate::search::{Piece, Solver};
+use crate::search::{LearntWeights, Piece, Solver};
 use crate::stats::{LimitKind, Stats};
 use crate::var::VarId;
 
@@ -27,6 +27,10 @@ pub(super) struct Decomposition {
     pub(super) stats: Stats,
     /// The limit that stopped it, if one did (`pieces` is then incomplete).
     pub(super) limit: Option<LimitKind>,
+    /// The constraint weights the probe learnt, if one ran.
+    pub(super) learnt: Option<LearntWeights>,
+    /// The first solution the probe found, if it found one.
+    pub(super) probed: Option<Vec<i32>>,
 }
 
 /// The configuration that cuts the tree: the search's strategy without what would make a
@@ -43,12 +47,22 @@ pub(super) fn splitter_config(config: &SearchConfig) -> SearchConfig {
 
 /// Cuts the search space of `model` into at least `target` open pieces where it can (fewer
 /// when the tree has fewer nodes than that at any depth).
-pub(super) fn decompose(model: &Model, config: &SearchConfig, target: usize) -> Decomposition {
+pub(super) fn decompose(
+    model: &Model,
+    config: &SearchConfig,
+    target: usize,
+    probe_nodes: u64,
+) -> Decomposition {
     let mut decomposition = Decomposition {
         pieces: vec![Work::Open(Vec::new())],
         stats: Stats::default(),
         limit: None,
+        learnt: None,
+        probed: None,
     };
+    if config.strategy.var_order.weighs_failures() {
+        probe(model, config, probe_nodes, &mut decomposition);
+    }
     // One level a round: each round assigns at least one more variable on every open path.
     for _ in 0..=model.num_vars() {
         let open = decomposition
@@ -70,7 +84,14 @@ pub(super) fn decompose(model: &Model, config: &SearchConfig, target: usize) -> 
                 }
             };
             let remaining = remaining_limits(config, &decomposition.stats);
-            decomposition.limit = split(model, &remaining, &path, &mut next, &mut decomposition.stats);
+            decomposition.limit = split(
+                model,
+                &remaining,
+                &path,
+                &mut next,
+                &mut decomposition.stats,
+                decomposition.learnt.as_ref(),
+            );
         }
         decomposition.pieces = next;
         if decomposition.limit.is_some() {
@@ -78,6 +99,34 @@ pub(super) fn decompose(model: &Model, config: &SearchConfig, target: usize) -> 
         }
     }
     decomposition
+}
+
+/// A short sequential search before the cut, under an order that weighs constraints by
+/// their failures (dom/wdeg): the cut and every subproblem then start from the weights it
+/// learnt. Cut with the initial weights, the top of the tree is chosen blind, where the
+/// sequential search would choose again below the first subtrees with what they taught,
+/// and the subproblems together take far more nodes than the sequential search. Its nodes
+/// are the decomposition's; its solutions are found again in the subproblems.
+fn probe(model: &Model, config: &SearchConfig, nodes: u64, decomposition: &mut Decomposition) {
+    let mut probing = config.clone();
+    probing.limits.nodes = Some(config.limits.nodes.map_or(nodes, |n| n.min(nodes)));
+    let mut solver = Solver::new(model, probing).expect("the configuration was checked");
+    let mut first = None;
+    let stopped = solver.for_each_solution(|solution| {
+        first.get_or_insert_with(|| solution.to_vec());
+        true
+    });
+    let mut own = solver.stats().clone();
+    own.solutions = 0;
+    decomposition.stats.accumulate(&own);
+    decomposition.learnt = Some(solver.learnt_weights());
+    decomposition.probed = first;
+    // The probe's own budget is no limit of the run.
+    if let Some(kind) =
+        stopped.filter(|&kind| kind != LimitKind::Nodes || config.limits.nodes.is_some_and(|n| n <= nodes))
+    {
+        decomposition.limit = Some(kind);
+    }
 }
 
 /// The run's limits less what the decomposition has used: nodes, and time through the
@@ -98,9 +147,13 @@ fn split(
     path: &[(VarId, i32)],
     out: &mut Vec<Work>,
     stats: &mut Stats,
+    learnt: Option<&LearntWeights>,
 ) -> Option<LimitKind> {
     let mut solver = Solver::new(model, config.clone()).expect("the configuration was checked");
     solver.confine(path);
+    if let Some(learnt) = learnt {
+        solver.inherit_weights(learnt);
+    }
     solver.set_frontier(1);
     let start = out.len();
     let limit = loop {

@@ -17,7 +17,7 @@ mod decompose;
 mod pool;
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use decompose::{Decomposition, Work, decompose, splitter_config};
@@ -33,8 +33,34 @@ use crate::stats::{Count, LimitKind, Outcome, Stats};
 /// 30 or more).
 pub const SUBPROBLEMS_PER_THREAD: usize = 30;
 
+/// The nodes a thread adds to the probe that runs before the cut under a dom/wdeg order
+/// (see `decompose::probe`).
+const PROBE_NODES_PER_THREAD: u64 = 2500;
+
 /// The most threads a parallel search runs.
 pub const MAX_THREADS: usize = 1024;
+
+/// How many threads a search runs on, and whether its first solution must be the one of the
+/// sequential order (see [`ParallelSolver::deterministic`]). Default: one thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Parallelism {
+    /// Threads (1 to [`MAX_THREADS`]); 1 runs the sequential [`Solver`].
+    pub threads: usize,
+    /// [`ParallelSolver::deterministic`].
+    pub deterministic: bool,
+    /// [`ParallelSolver::subproblems_per_thread`].
+    pub subproblems_per_thread: usize,
+}
+
+impl Default for Parallelism {
+    fn default() -> Parallelism {
+        Parallelism {
+            threads: 1,
+            deterministic: false,
+            subproblems_per_thread: SUBPROBLEMS_PER_THREAD,
+        }
+    }
+}
 
 /// A search over one [`Model`] on several threads; see the module documentation.
 ///
@@ -101,6 +127,17 @@ impl<'m> ParallelSolver<'m> {
         })
     }
 
+    /// A search with `parallelism`'s threads and order ([`ParallelSolver::new`]).
+    pub fn with(
+        model: &'m Model,
+        config: SearchConfig,
+        parallelism: Parallelism,
+    ) -> Result<ParallelSolver<'m>, ConfigError> {
+        Ok(ParallelSolver::new(model, config, parallelism.threads)?
+            .deterministic(parallelism.deterministic)
+            .subproblems_per_thread(parallelism.subproblems_per_thread))
+    }
+
     /// How many subproblems per thread the decomposition aims at (at least 1). Default:
     /// [`SUBPROBLEMS_PER_THREAD`].
     pub fn subproblems_per_thread(mut self, per_thread: usize) -> ParallelSolver<'m> {
@@ -130,7 +167,8 @@ impl<'m> ParallelSolver<'m> {
     /// Cuts the search space into pieces.
     fn decompose(&self) -> Decomposition {
         let target = self.threads.saturating_mul(self.per_thread);
-        let mut decomposition = decompose(self.model, &splitter_config(&self.config), target);
+        let probe = PROBE_NODES_PER_THREAD.saturating_mul(self.threads as u64);
+        let mut decomposition = decompose(self.model, &splitter_config(&self.config), target, probe);
         let open = decomposition
             .pieces
             .iter()
@@ -152,16 +190,7 @@ impl<'m> ParallelSolver<'m> {
         let started = Instant::now();
         let cap = self.config.limits.solutions;
         let decomposition = self.decompose();
-        let pool = Pool::new(
-            self.model,
-            &self.config,
-            &decomposition.pieces,
-            started,
-            &decomposition.stats,
-        );
-        if let Some(kind) = decomposition.limit {
-            pool.halt(Some(kind));
-        }
+        let pool = Pool::new(self.model, &self.config, &decomposition, started);
         let found = AtomicUsize::new(0);
         let add = |n: u64| {
             let total = found.fetch_add(n as usize, Ordering::Relaxed) as u64 + n;
@@ -169,10 +198,10 @@ impl<'m> ParallelSolver<'m> {
                 pool.halt(Some(LimitKind::Solutions));
             }
         };
-        pool.run(self.threads, |_, piece| match piece {
+        pool.run(self.threads, |_, piece, start| match piece {
             Work::Solved(_) => add(1),
             Work::Open(path) => {
-                let mut solver = pool.solver(path);
+                let mut solver = pool.solver(path, true, start);
                 while !pool.stopping() && pool.grant(&mut solver, None) {
                     let count = solver.count();
                     add(count.solutions);
@@ -183,7 +212,7 @@ impl<'m> ParallelSolver<'m> {
                         Some(kind) => pool.halt(Some(kind)),
                     }
                 }
-                pool.settle(&solver, path);
+                pool.settle(&solver, path, start);
             }
         });
         let mut total = found.load(Ordering::Relaxed) as u64;
@@ -214,16 +243,14 @@ impl<'m> ParallelSolver<'m> {
         }
         let started = Instant::now();
         let decomposition = self.decompose();
-        let pool = Pool::new(
-            self.model,
-            &self.config,
-            &decomposition.pieces,
-            started,
-            &decomposition.stats,
-        );
-        if let Some(kind) = decomposition.limit {
-            pool.halt(Some(kind));
+        if let Some(solution) = &decomposition.probed {
+            // The probe, a sequential search, found it: the same on every run.
+            self.stats = decomposition.stats.clone();
+            self.stats.solutions = 1;
+            self.stats.elapsed = started.elapsed();
+            return Outcome::Solved(solution.clone());
         }
+        let pool = Pool::new(self.model, &self.config, &decomposition, started);
         let deterministic = self.deterministic;
         // The solution of the earliest piece that has one, and that piece.
         let first: Mutex<Option<(usize, Vec<i32>)>> = Mutex::new(None);
@@ -238,7 +265,7 @@ impl<'m> ParallelSolver<'m> {
                 pool.halt(None);
             }
         };
-        pool.run(self.threads, |index, piece| {
+        pool.run(self.threads, |index, piece, start| {
             // Under `deterministic`, a piece after one with a solution is not needed.
             if index > first_index.load(Ordering::Relaxed) {
                 return;
@@ -246,7 +273,8 @@ impl<'m> ParallelSolver<'m> {
             match piece {
                 Work::Solved(solution) => record(index, solution),
                 Work::Open(path) => {
-                    let mut solver = pool.solver(path);
+                    // A deterministic answer cannot depend on the pieces a thread drew before.
+                    let mut solver = pool.solver(path, !deterministic, start);
                     let turn = deterministic.then_some(TURN_NODES);
                     while !pool.stopping() && pool.grant(&mut solver, turn) {
                         match solver.solve() {
@@ -261,7 +289,7 @@ impl<'m> ParallelSolver<'m> {
                             Outcome::Limit(kind) => pool.halt(Some(kind)),
                         }
                     }
-                    pool.settle(&solver, path);
+                    pool.settle(&solver, path, start);
                 }
             }
         });
@@ -282,6 +310,17 @@ impl<'m> ParallelSolver<'m> {
     /// from every thread, one call at a time, in no fixed order. Returns why it stopped
     /// (`None`: exhausted or stopped by the callback).
     pub fn for_each_solution(&mut self, on_solution: impl FnMut(&[i32]) -> bool + Send) -> Option<LimitKind> {
+        let sink = Mutex::new(on_solution);
+        self.for_each_solution_shared(|solution| lock(&sink)(solution))
+    }
+
+    /// [`ParallelSolver::for_each_solution`] with a callback that the threads call at the
+    /// same time, each on its own solutions: for a caller that counts or checks solutions
+    /// without a lock. With `limits.solutions`, it is called at most that many times.
+    pub fn for_each_solution_shared(
+        &mut self,
+        on_solution: impl Fn(&[i32]) -> bool + Sync,
+    ) -> Option<LimitKind> {
         if self.threads == 1 {
             let mut solver = self.sequential();
             let stopped = solver.for_each_solution(on_solution);
@@ -294,53 +333,45 @@ impl<'m> ParallelSolver<'m> {
             return Some(LimitKind::Solutions);
         }
         let decomposition = self.decompose();
-        let pool = Pool::new(
-            self.model,
-            &self.config,
-            &decomposition.pieces,
-            started,
-            &decomposition.stats,
-        );
-        if let Some(kind) = decomposition.limit {
-            pool.halt(Some(kind));
-        }
-        // The callback and the solutions it was given, one thread at a time.
-        let sink = Mutex::new((on_solution, 0u64));
+        let pool = Pool::new(self.model, &self.config, &decomposition, started);
+        let given = AtomicU64::new(0);
         let emit = |solution: &[i32]| -> bool {
-            let mut sink = lock(&sink);
             if pool.stopping() {
                 return false;
             }
-            let (on_solution, given) = &mut *sink;
-            *given += 1;
+            let nth = given.fetch_add(1, Ordering::Relaxed) + 1;
+            if cap.is_some_and(|cap| nth > cap) {
+                return false;
+            }
             if !on_solution(solution) {
                 pool.halt(None);
                 return false;
             }
-            if cap.is_some_and(|cap| *given >= cap) {
+            if cap.is_some_and(|cap| nth >= cap) {
                 pool.halt(Some(LimitKind::Solutions));
                 return false;
             }
             true
         };
-        pool.run(self.threads, |_, piece| match piece {
+        pool.run(self.threads, |_, piece, start| match piece {
             Work::Solved(solution) => {
                 emit(solution);
             }
             Work::Open(path) => {
-                let mut solver = pool.solver(path);
+                let mut solver = pool.solver(path, true, start);
                 while !pool.stopping() && pool.grant(&mut solver, None) {
-                    match solver.for_each_solution(&emit) {
+                    match solver.for_each_solution(emit) {
                         None | Some(LimitKind::Cancelled) => break,
                         Some(LimitKind::Nodes) => continue,
                         Some(kind) => pool.halt(Some(kind)),
                     }
                 }
-                pool.settle(&solver, path);
+                pool.settle(&solver, path, start);
             }
         });
         self.stats = pool.totals();
-        self.stats.solutions = lock(&sink).1;
+        let given = given.load(Ordering::Relaxed);
+        self.stats.solutions = cap.map_or(given, |cap| given.min(cap));
         pool.stopped_by()
     }
 
@@ -368,16 +399,7 @@ impl<'m> ParallelSolver<'m> {
         }
         let started = Instant::now();
         let decomposition = self.decompose();
-        let pool = Pool::new(
-            self.model,
-            &self.config,
-            &decomposition.pieces,
-            started,
-            &decomposition.stats,
-        );
-        if let Some(kind) = decomposition.limit {
-            pool.halt(Some(kind));
-        }
+        let pool = Pool::new(self.model, &self.config, &decomposition, started);
         let var = objective.var().index();
         let better = |a: i64, b: i64| match objective {
             Objective::Minimize(_) => a < b,
@@ -399,13 +421,16 @@ impl<'m> ParallelSolver<'m> {
             }
             true
         };
+        if let Some(solution) = &decomposition.probed {
+            offer(solution, i64::from(solution[var]));
+        }
         let incumbent = || lock(&best).0.clone();
-        pool.run(self.threads, |_, piece| match piece {
+        pool.run(self.threads, |_, piece, start| match piece {
             Work::Solved(solution) => {
                 offer(solution, i64::from(solution[var]));
             }
             Work::Open(path) => {
-                let mut solver = pool.solver(path);
+                let mut solver = pool.solver(path, true, start);
                 let mut adopted = None;
                 while !pool.stopping() && pool.grant(&mut solver, Some(TURN_NODES)) {
                     if let Some((value, solution)) =
@@ -427,7 +452,7 @@ impl<'m> ParallelSolver<'m> {
                         Some(kind) => pool.halt(Some(kind)),
                     }
                 }
-                pool.settle(&solver, path);
+                pool.settle(&solver, path, start);
             }
         });
         let (incumbent, _, stopped) = best

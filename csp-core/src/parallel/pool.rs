@@ -8,10 +8,10 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::decompose::Work;
+use super::decompose::{Decomposition, Work};
 use crate::config::SearchConfig;
 use crate::model::Model;
-use crate::search::Solver;
+use crate::search::{LearntWeights, Solver};
 use crate::stats::{LimitKind, Stats};
 use crate::var::VarId;
 
@@ -37,6 +37,8 @@ pub(super) struct Pool<'a> {
     /// The nodes left of the run's node limit, if it has one.
     nodes_left: Option<AtomicU64>,
     totals: Mutex<Stats>,
+    /// The constraint weights the threads learnt, pooled (see [`Pool::solver`]).
+    learnt: Mutex<Option<LearntWeights>>,
     /// Every piece was searched to its end.
     unfinished: AtomicBool,
 }
@@ -47,18 +49,18 @@ pub(super) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl<'a> Pool<'a> {
-    /// A pool over `pieces`, after a decomposition that used `used`.
+    /// A pool over the pieces of `decomposition`, stopped already if a limit stopped that.
     pub(super) fn new(
         model: &'a Model,
         config: &'a SearchConfig,
-        pieces: &'a [Work],
+        decomposition: &'a Decomposition,
         started: Instant,
-        used: &Stats,
     ) -> Pool<'a> {
-        Pool {
+        let used = &decomposition.stats;
+        let pool = Pool {
             model,
             config,
-            pieces,
+            pieces: &decomposition.pieces,
             started,
             next: AtomicUsize::new(0),
             stop: Arc::new(AtomicBool::new(false)),
@@ -68,22 +70,29 @@ impl<'a> Pool<'a> {
                 .nodes
                 .map(|n| AtomicU64::new(n.saturating_sub(used.nodes))),
             totals: Mutex::new(used.clone()),
+            learnt: Mutex::new(decomposition.learnt.clone()),
             unfinished: AtomicBool::new(false),
+        };
+        if let Some(kind) = decomposition.limit {
+            pool.halt(Some(kind));
         }
+        pool
     }
 
-    /// Runs `threads` workers, each calling `work(index, piece)` on the next piece until
-    /// none is left or the run stops; this thread watches the caller's cancel flag and the
-    /// clock meanwhile.
-    pub(super) fn run(&self, threads: usize, work: impl Fn(usize, &Work) + Sync) {
+    /// Runs `threads` workers, each calling `work(index, piece, start)` on the next piece
+    /// until none is left or the run stops, `start` a place for the weights its solver
+    /// starts from (see [`Pool::solver`]); this thread watches the caller's cancel flag and
+    /// the clock meanwhile.
+    pub(super) fn run(&self, threads: usize, work: impl Fn(usize, &Work, &mut Option<LearntWeights>) + Sync) {
         let (done, finished) = mpsc::channel::<()>();
         std::thread::scope(|scope| {
             for _ in 0..threads {
                 let done = done.clone();
                 let work = &work;
                 scope.spawn(move || {
+                    let mut start = None;
                     while let Some(index) = self.take() {
-                        work(index, &self.pieces[index]);
+                        work(index, &self.pieces[index], &mut start);
                     }
                     let _ = done.send(());
                 });
@@ -157,7 +166,18 @@ impl<'a> Pool<'a> {
 
     /// A solver confined to the piece `path`, under what is left of the run's time limit,
     /// stopped by the pool's flag; its node limit is set turn by turn ([`Pool::grant`]).
-    pub(super) fn solver(&self, path: &[(VarId, i32)]) -> Solver<'a> {
+    ///
+    /// With `pooled`, it starts from the constraint weights (dom/wdeg) that every thread has
+    /// learnt so far, as a sequential search carries them from one subtree to the next (the
+    /// dom/wdeg orders lose much without them); the price is that the nodes then depend on
+    /// which thread drew which piece when. `start` keeps what it started from, so that
+    /// [`Pool::settle`] adds only what it learnt.
+    pub(super) fn solver(
+        &self,
+        path: &[(VarId, i32)],
+        pooled: bool,
+        start: &mut Option<LearntWeights>,
+    ) -> Solver<'a> {
         let mut config = SearchConfig {
             trace: None,
             live_stats: None,
@@ -171,6 +191,13 @@ impl<'a> Pool<'a> {
             .map(|t| t.saturating_sub(self.started.elapsed()));
         let mut solver = Solver::new(self.model, config).expect("the configuration was checked");
         solver.confine(path);
+        *start = None;
+        if pooled {
+            if let Some(learnt) = &*lock(&self.learnt) {
+                solver.inherit_weights(learnt);
+            }
+            *start = Some(solver.learnt_weights());
+        }
         solver
     }
 
@@ -197,7 +224,15 @@ impl<'a> Pool<'a> {
 
     /// Adds what `solver` did on the piece `path` to the totals, and gives back the nodes
     /// it was granted and did not use.
-    pub(super) fn settle(&self, solver: &Solver<'_>, path: &[(VarId, i32)]) {
+    pub(super) fn settle(&self, solver: &Solver<'_>, path: &[(VarId, i32)], start: &Option<LearntWeights>) {
+        if let Some(start) = start {
+            let now = solver.learnt_weights();
+            let mut pooled = lock(&self.learnt);
+            match &mut *pooled {
+                Some(total) => total.add_progress(start, &now),
+                None => *pooled = Some(now),
+            }
+        }
         let stats = solver.stats();
         if let (Some(left), Some(limit)) = (&self.nodes_left, solver.config().limits.nodes) {
             left.fetch_add(limit.saturating_sub(stats.nodes), Ordering::Relaxed);

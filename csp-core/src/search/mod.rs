@@ -76,6 +76,7 @@ use tracing::TraceRecorder;
 use value_order::lcv::Lcv;
 use var_order::mrv_degree::UnassignedDegrees;
 use weights::FailureWeights;
+pub(crate) use weights::LearntWeights;
 
 /// A backtracking search over one [`Model`].
 ///

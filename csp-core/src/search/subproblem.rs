@@ -13,6 +13,7 @@
 
 use super::Solver;
 use super::driver::{Phase, Step};
+use super::weights::LearntWeights;
 use crate::stats::LimitKind;
 use crate::var::VarId;
 
@@ -87,6 +88,19 @@ impl Solver<'_> {
             .iter()
             .map(|frame| (frame.var, self.state.value[frame.var.index()]))
             .collect()
+    }
+
+    /// The constraint weights this search learnt from its failures (dom/wdeg), for the next
+    /// subproblem of the same thread.
+    pub(crate) fn learnt_weights(&self) -> LearntWeights {
+        self.weights.learnt()
+    }
+
+    /// Starts from the weights another search of the same model learnt. Call it before the
+    /// search starts.
+    pub(crate) fn inherit_weights(&mut self, learnt: &LearntWeights) {
+        debug_assert!(!matches!(self.phase, Phase::Searching), "the search has started");
+        self.weights.inherit(learnt, self.orders.scopes.as_ref());
     }
 
     /// Replaces the node limit (`None`: none), counted in this solver's nodes, for a caller

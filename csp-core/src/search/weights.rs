@@ -32,6 +32,33 @@ enum WeightRule {
     Fixed,
 }
 
+/// The weights a search ended with ([`FailureWeights::learnt`]): what a thread of parallel
+/// search hands from one subproblem to its next, as a sequential search would keep them
+/// from one subtree to the next.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LearntWeights {
+    var_weight: Vec<u64>,
+    constraint_weight: Vec<u64>,
+}
+
+impl LearntWeights {
+    /// Adds what a search learnt between `start` (the weights it began with) and `now`: the
+    /// failures it met, for a pool of searches that share their weights.
+    pub(crate) fn add_progress(&mut self, start: &LearntWeights, now: &LearntWeights) {
+        let add = |total: &mut Vec<u64>, start: &[u64], now: &[u64]| {
+            for ((t, s), n) in total.iter_mut().zip(start).zip(now) {
+                *t = t.saturating_add(n.saturating_sub(*s));
+            }
+        };
+        add(&mut self.var_weight, &start.var_weight, &now.var_weight);
+        add(
+            &mut self.constraint_weight,
+            &start.constraint_weight,
+            &now.constraint_weight,
+        );
+    }
+}
+
 /// Each variable's weighted degree, and how failures add to it.
 pub(super) struct FailureWeights {
     pub(super) var_weight: Vec<u64>,
@@ -69,6 +96,35 @@ impl FailureWeights {
                 rule,
                 constraint_weight: Vec::new(),
             },
+        }
+    }
+
+    /// What the failures so far taught, for another search of the same model.
+    pub(super) fn learnt(&self) -> LearntWeights {
+        LearntWeights {
+            var_weight: self.var_weight.clone(),
+            constraint_weight: self.constraint_weight.clone(),
+        }
+    }
+
+    /// Takes over what another search of the same model learnt ([`FailureWeights::learnt`]),
+    /// before this one assigns anything: under the paper's rule, each variable's weighted
+    /// degree is summed again over its constraints, all of which still count.
+    pub(super) fn inherit(&mut self, learnt: &LearntWeights, scopes: Option<&Scopes>) {
+        match (self.rule, scopes) {
+            (WeightRule::Unassigned, Some(scopes)) => {
+                self.constraint_weight.clone_from(&learnt.constraint_weight);
+                for (v, weight) in self.var_weight.iter_mut().enumerate() {
+                    *weight = scopes
+                        .of_var
+                        .row(v)
+                        .iter()
+                        .filter(|m| scopes.counts(m.constraint as usize))
+                        .map(|m| self.constraint_weight[m.constraint as usize])
+                        .sum();
+                }
+            }
+            _ => self.var_weight.clone_from(&learnt.var_weight),
         }
     }
 
