@@ -265,3 +265,56 @@ fn wide_and_baseline_vector_code_search_alike() {
         assert_eq!(wide, baseline, "{args:?}");
     }
 }
+
+#[test]
+fn counts_on_threads_are_the_sequential_counts_and_nodes() {
+    for n in ["6", "9"] {
+        let (one, code) = json(&["queens", "count", n, "--format", "json"]);
+        assert_eq!(code, 0);
+        for threads in ["2", "5"] {
+            let (many, code) = json(&["queens", "count", n, "--threads", threads, "--format", "json"]);
+            assert_eq!(code, 0);
+            assert_eq!(many["solutions"], one["solutions"], "n = {n}, {threads} threads");
+            // The default count (mrv/asc/fc on the pairwise model) chooses from the domains:
+            // the subproblems' nodes and the decomposition's add up to the sequential ones.
+            assert_eq!(many["nodes"], one["nodes"], "n = {n}, {threads} threads");
+            // (Six queens are all found by the decomposition itself.)
+            assert_eq!(many["subproblems"].as_u64().unwrap() > 0, n == "9", "{many}");
+        }
+    }
+}
+
+#[test]
+fn a_deterministic_solve_on_threads_is_the_sequential_solution() {
+    let args = |threads: &'static str| {
+        vec![
+            "queens",
+            "solve",
+            "16",
+            "--var",
+            "mrv",
+            "--val",
+            "asc",
+            "--threads",
+            threads,
+            "--deterministic",
+            "--format",
+            "json",
+        ]
+    };
+    let (one, _) = json(&args("1"));
+    for threads in ["2", "3"] {
+        let (many, code) = json(&args(threads));
+        assert_eq!(code, 0);
+        assert_eq!(rows(&many), rows(&one), "{threads} threads");
+    }
+}
+
+#[test]
+fn a_traced_search_runs_on_one_thread() {
+    let out = csp(&["queens", "count", "6", "--threads", "2", "--trace", "-"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("one thread"), "{}", stderr(&out));
+    let out = csp(&["queens", "count", "6", "--threads", "2000"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

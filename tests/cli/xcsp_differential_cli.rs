@@ -193,7 +193,16 @@ const OPTIMISATIONS: &[&[&str]] = &[
     &[],
     &["--lns", "off"],
     &["--threads", "2"],
-    &["--threads", "4", "--subproblems", "2", "--var", "mrv", "--inference", "fc"],
+    &[
+        "--threads",
+        "4",
+        "--subproblems",
+        "2",
+        "--var",
+        "mrv",
+        "--inference",
+        "fc",
+    ],
     &["--turn-nodes", "1", "--neighbourhood-failures", "2"],
     &[
         "--turn-nodes",

@@ -190,7 +190,7 @@ impl<'m> ParallelSolver<'m> {
         let started = Instant::now();
         let cap = self.config.limits.solutions;
         let decomposition = self.decompose();
-        let pool = Pool::new(self.model, &self.config, &decomposition, started);
+        let pool = Pool::new(self.model, &self.config, &decomposition, self.threads, started);
         let found = AtomicUsize::new(0);
         let add = |n: u64| {
             let total = found.fetch_add(n as usize, Ordering::Relaxed) as u64 + n;
@@ -198,7 +198,7 @@ impl<'m> ParallelSolver<'m> {
                 pool.halt(Some(LimitKind::Solutions));
             }
         };
-        pool.run(self.threads, |_, piece, start| match piece {
+        pool.run(|_, piece, start| match piece {
             Work::Solved(_) => add(1),
             Work::Open(path) => {
                 let mut solver = pool.solver(path, true, start);
@@ -250,7 +250,7 @@ impl<'m> ParallelSolver<'m> {
             self.stats.elapsed = started.elapsed();
             return Outcome::Solved(solution.clone());
         }
-        let pool = Pool::new(self.model, &self.config, &decomposition, started);
+        let pool = Pool::new(self.model, &self.config, &decomposition, self.threads, started);
         let deterministic = self.deterministic;
         // The solution of the earliest piece that has one, and that piece.
         let first: Mutex<Option<(usize, Vec<i32>)>> = Mutex::new(None);
@@ -265,7 +265,7 @@ impl<'m> ParallelSolver<'m> {
                 pool.halt(None);
             }
         };
-        pool.run(self.threads, |index, piece, start| {
+        pool.run(|index, piece, start| {
             // Under `deterministic`, a piece after one with a solution is not needed.
             if index > first_index.load(Ordering::Relaxed) {
                 return;
@@ -333,7 +333,7 @@ impl<'m> ParallelSolver<'m> {
             return Some(LimitKind::Solutions);
         }
         let decomposition = self.decompose();
-        let pool = Pool::new(self.model, &self.config, &decomposition, started);
+        let pool = Pool::new(self.model, &self.config, &decomposition, self.threads, started);
         let given = AtomicU64::new(0);
         let emit = |solution: &[i32]| -> bool {
             if pool.stopping() {
@@ -353,7 +353,7 @@ impl<'m> ParallelSolver<'m> {
             }
             true
         };
-        pool.run(self.threads, |_, piece, start| match piece {
+        pool.run(|_, piece, start| match piece {
             Work::Solved(solution) => {
                 emit(solution);
             }
@@ -399,7 +399,7 @@ impl<'m> ParallelSolver<'m> {
         }
         let started = Instant::now();
         let decomposition = self.decompose();
-        let pool = Pool::new(self.model, &self.config, &decomposition, started);
+        let pool = Pool::new(self.model, &self.config, &decomposition, self.threads, started);
         let var = objective.var().index();
         let better = |a: i64, b: i64| match objective {
             Objective::Minimize(_) => a < b,
@@ -425,7 +425,7 @@ impl<'m> ParallelSolver<'m> {
             offer(solution, i64::from(solution[var]));
         }
         let incumbent = || lock(&best).0.clone();
-        pool.run(self.threads, |_, piece, start| match piece {
+        pool.run(|_, piece, start| match piece {
             Work::Solved(solution) => {
                 offer(solution, i64::from(solution[var]));
             }

@@ -28,6 +28,7 @@ pub(super) struct Pool<'a> {
     /// The run's configuration (its limits are the whole run's).
     config: &'a SearchConfig,
     pub(super) pieces: &'a [Work],
+    threads: usize,
     started: Instant,
     next: AtomicUsize,
     /// Set to stop every worker: each solver's cancel flag.
@@ -54,6 +55,7 @@ impl<'a> Pool<'a> {
         model: &'a Model,
         config: &'a SearchConfig,
         decomposition: &'a Decomposition,
+        threads: usize,
         started: Instant,
     ) -> Pool<'a> {
         let used = &decomposition.stats;
@@ -61,6 +63,7 @@ impl<'a> Pool<'a> {
             model,
             config,
             pieces: &decomposition.pieces,
+            threads,
             started,
             next: AtomicUsize::new(0),
             stop: Arc::new(AtomicBool::new(false)),
@@ -83,7 +86,8 @@ impl<'a> Pool<'a> {
     /// until none is left or the run stops, `start` a place for the weights its solver
     /// starts from (see [`Pool::solver`]); this thread watches the caller's cancel flag and
     /// the clock meanwhile.
-    pub(super) fn run(&self, threads: usize, work: impl Fn(usize, &Work, &mut Option<LearntWeights>) + Sync) {
+    pub(super) fn run(&self, work: impl Fn(usize, &Work, &mut Option<LearntWeights>) + Sync) {
+        let threads = self.threads;
         let (done, finished) = mpsc::channel::<()>();
         std::thread::scope(|scope| {
             for _ in 0..threads {
@@ -210,10 +214,16 @@ impl<'a> Pool<'a> {
             solver.set_node_limit(turn.map(|t| nodes + t));
             return true;
         };
-        let want = turn.unwrap_or(TURN_NODES);
+        // A share of what is left, so that the threads spend the budget together rather
+        // than one holding a turn the others wait for.
+        let want = |l: u64| {
+            turn.unwrap_or(TURN_NODES)
+                .min((l / self.threads as u64).max(1))
+                .min(l)
+        };
         let taken = left
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |l| Some(l - l.min(want)))
-            .map_or(0, |before| before.min(want));
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |l| Some(l - want(l)))
+            .map_or(0, want);
         if taken == 0 {
             self.halt(Some(LimitKind::Nodes));
             return false;
