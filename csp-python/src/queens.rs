@@ -131,7 +131,16 @@ fn count<'py>(
     let config = apply_options(base, options, cancel.clone())?;
     let strategy: Strategy = config.strategy;
     let report = run_interruptibly(py, &cancel, || {
-        csp_queens::count(n, encoding, config, CountOptions { symmetry, distinct })
+        csp_queens::count(
+            n,
+            encoding,
+            config,
+            CountOptions {
+                symmetry,
+                distinct,
+                ..CountOptions::default()
+            },
+        )
     })?
     .map_err(value_error)?;
     let out = PyDict::new(py);

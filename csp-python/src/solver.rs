@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use csp_core::{LimitKind, LnsConfig, Model as CoreModel, Outcome, Stats};
+use csp_core::{LimitKind, LnsConfig, Model as CoreModel, Outcome, Parallelism, Stats};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -27,7 +27,10 @@ use crate::worker::{Answer, Goal, Reply, Request, Worker};
 /// `time_limit` (seconds), `solution_limit`, `probing`, `branching` (`"variables"`,
 /// `"places"`) and `max_trail`. `lns=True` makes `optimize()` run large neighbourhood
 /// search beside branch and bound (the command line's default for instance files; off
-/// here, so that node counts are the strategy's own).
+/// here, so that node counts are the strategy's own). `threads=N` makes `count()` and
+/// `optimize()` (of the model's objective) run a parallel search over the whole model each
+/// time (exact counts; `nodes` the sum over the threads); `solve()` and `solutions()` resume
+/// one sequential search. `deterministic=True` keeps its meaning from the command line.
 ///
 /// Solutions are dicts name -> value. The search runs without the GIL; Ctrl-C stops it
 /// with `KeyboardInterrupt` (the solver then says `status == "limit"`, `limit ==
@@ -211,6 +214,29 @@ impl Solver {
             },
             None => false,
         };
+        // So are `threads` and `deterministic`.
+        let mut parallelism = Parallelism::default();
+        if let Some(o) = &options {
+            if let Some(value) = o.get_item("threads")? {
+                o.del_item("threads")?;
+                if !value.is_none() {
+                    let threads = crate::config::whole(&value, "threads")?;
+                    parallelism.threads = usize::try_from(threads)
+                        .ok()
+                        .filter(|t| (1..=csp_core::MAX_THREADS).contains(t))
+                        .ok_or_else(|| {
+                            pyo3::exceptions::PyValueError::new_err(format!(
+                                "threads must be 1 to {}, not {threads}",
+                                csp_core::MAX_THREADS
+                            ))
+                        })?;
+                }
+            }
+            if let Some(value) = o.get_item("deterministic")? {
+                o.del_item("deterministic")?;
+                parallelism.deterministic = !value.is_none() && crate::config::flag(&value, "deterministic")?;
+            }
+        }
         let mut config = search_config(parsed, options.as_ref(), cancel.clone())?;
         let live = Arc::new(Mutex::new(Stats::default()));
         config.live_stats = Some(live.clone());
@@ -221,7 +247,7 @@ impl Solver {
             seed: config.seed,
             ..LnsConfig::default()
         });
-        let (worker, stats) = Worker::start(py, core.clone(), config, lns, cancel)?;
+        let (worker, stats) = Worker::start(py, core.clone(), config, lns, parallelism, cancel)?;
         *lock(py, &live) = stats.clone();
         Ok(Solver {
             worker,

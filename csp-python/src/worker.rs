@@ -10,7 +10,8 @@ use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 
 use csp_core::{
-    ConfigError, Count, LnsConfig, LnsSolver, Model, Optimum, Outcome, SearchConfig, Solver, Stats, VarId,
+    ConfigError, Count, LnsConfig, LnsSolver, Model, Optimum, Outcome, ParallelSolver, Parallelism,
+    SearchConfig, Solver, Stats, VarId,
 };
 use pyo3::prelude::*;
 
@@ -87,13 +88,14 @@ impl Worker {
         model: Model,
         config: SearchConfig,
         lns: Option<LnsConfig>,
+        parallelism: Parallelism,
         cancel: Arc<AtomicBool>,
     ) -> PyResult<(Worker, Stats)> {
         let (requests, incoming) = channel();
         let (outgoing, replies) = sync_channel(1);
         std::thread::Builder::new()
             .name("csp solver".into())
-            .spawn(move || serve(model, config, lns, incoming, outgoing))
+            .spawn(move || serve(model, config, lns, parallelism, incoming, outgoing))
             .map_err(|e| {
                 pyo3::exceptions::PyOSError::new_err(format!("cannot start a search thread: {e}"))
             })?;
@@ -126,15 +128,19 @@ impl Worker {
 /// The thread: builds the search, then answers requests until the Python side is gone
 /// (its `Sender` dropped) or a panic has left the search unusable. With `lns`, the
 /// model's objective is optimised by a large neighbourhood search of its own, made at the
-/// first such request.
+/// first such request. On several threads, counting and optimising the model's objective
+/// run a parallel search each time, over the whole model; the other requests resume the
+/// one sequential search.
 fn serve(
     model: Model,
     config: SearchConfig,
     lns: Option<LnsConfig>,
+    parallelism: Parallelism,
     incoming: Receiver<Request>,
     outgoing: SyncSender<Reply>,
 ) {
     let for_lns = lns.as_ref().map(|_| config.clone());
+    let for_threads = config.clone();
     let created = catch_unwind(AssertUnwindSafe(|| Solver::new(&model, config)));
     let mut solver = match created {
         Ok(Ok(solver)) => solver,
@@ -156,6 +162,20 @@ fn serve(
     let mut neighbourhoods: Option<LnsSolver<'_>> = None;
     for request in incoming {
         let answered = catch_unwind(AssertUnwindSafe(|| match (&lns, &for_lns, request) {
+            (_, _, request @ (Request::Count(_) | Request::Optimize(Goal::Objective)))
+                if parallelism.threads > 1 =>
+            {
+                let mut config = for_threads.clone();
+                if let Request::Count(Some(cap)) = request {
+                    config.limits.solutions = Some(cap);
+                }
+                let mut parallel = ParallelSolver::with(&model, config, parallelism)?;
+                let answer = match request {
+                    Request::Count(_) => Answer::Count(parallel.count()),
+                    _ => Answer::Optimum(parallel.optimize()?),
+                };
+                Ok((answer, parallel.stats().clone()))
+            }
             (Some(lns), Some(config), Request::Optimize(Goal::Objective)) => {
                 let searching = match &mut neighbourhoods {
                     Some(searching) => searching,

@@ -198,6 +198,10 @@ def test_optimisation_finds_the_brute_force_optimum():
         found = with_lns.optimize()
         assert (with_lns.status, found["cost"], with_lns.objective) == ("optimal", best, best)
         assert m.is_solution(found) and with_lns.stats["lns_nodes"] <= with_lns.stats["nodes"]
+        on_threads = csp.Solver(m, strategy, threads=3)
+        found = on_threads.optimize()
+        assert (on_threads.status, found["cost"], on_threads.objective) == ("optimal", best, best)
+        assert m.is_solution(found)
 
 
 def test_givens_and_violations():

@@ -118,3 +118,14 @@ def test_the_gil_is_released_during_search():
     thread.join()
     assert seen_busy and not solver.searching
     assert solver.status == "solved" and counted == [solver.stats["solutions"]] and counted[0] > 0
+
+
+def test_counts_on_threads_are_exact():
+    for n in range(1, 10):
+        alone = csp.Solver(queens(n)).count()
+        for threads in (2, 4):
+            solver = csp.Solver(queens(n), threads=threads)
+            assert solver.count() == alone, (n, threads)
+            assert solver.count() == alone, "each count counts the whole model"
+    with pytest.raises(ValueError):
+        csp.Solver(queens(4), threads=0)

@@ -80,5 +80,5 @@ pub use parse::{
     parse_puzzle_unchecked,
 };
 pub use rate::{Level, RateError, Rating, rate, rate_with, rate_within, score};
-pub use solve::{CountReport, SolveReport, Status, count, solve};
+pub use solve::{CountReport, SolveReport, Status, count, count_with, solve, solve_with};
 pub use units::{MAX_ORDER, MIN_ORDER, Unit, UnitKind, Units};

@@ -1,6 +1,6 @@
 //! Solving and counting puzzles with csp-core's backtracking search.
 
-use csp_core::{LimitKind, SearchConfig, Solver, Stats};
+use csp_core::{LimitKind, ParallelSolver, Parallelism, SearchConfig, Stats};
 use serde::Serialize;
 
 use crate::grid::Grid;
@@ -59,8 +59,19 @@ pub struct SolveReport {
 /// assert!(report.solution.unwrap().is_solved());
 /// ```
 pub fn solve(rules: &SudokuModel, puzzle: &Grid, config: &SearchConfig) -> SolveReport {
+    solve_with(rules, puzzle, config, Parallelism::default())
+}
+
+/// [`solve`] on `parallelism`'s threads ([`csp_core::ParallelSolver`]).
+pub fn solve_with(
+    rules: &SudokuModel,
+    puzzle: &Grid,
+    config: &SearchConfig,
+    parallelism: Parallelism,
+) -> SolveReport {
     let model = rules.with_givens_for(puzzle, config.strategy.inference);
-    let mut solver = Solver::new(&model, config.clone()).expect("restarts are allowed when solving");
+    let mut solver =
+        ParallelSolver::with(&model, config.clone(), parallelism).expect("restarts are allowed when solving");
     let outcome = solver.solve();
     let (status, solution, limit) = match outcome {
         csp_core::Outcome::Solved(values) => (Status::Solved, Some(rules.grid_of(&values)), None),
@@ -101,8 +112,21 @@ impl CountReport {
 /// Counts the solutions of `puzzle`, stopping at `cap` if given (a cap of 2 checks
 /// uniqueness).
 pub fn count(rules: &SudokuModel, puzzle: &Grid, config: &SearchConfig, cap: Option<u64>) -> CountReport {
+    count_with(rules, puzzle, config, cap, Parallelism::default())
+}
+
+/// [`count`] on `parallelism`'s threads ([`csp_core::ParallelSolver`]): the first solution is
+/// then the first found.
+pub fn count_with(
+    rules: &SudokuModel,
+    puzzle: &Grid,
+    config: &SearchConfig,
+    cap: Option<u64>,
+    parallelism: Parallelism,
+) -> CountReport {
     let model = rules.with_givens_for(puzzle, config.strategy.inference);
-    let mut solver = Solver::new(&model, config.clone()).expect("a valid configuration");
+    let mut solver =
+        ParallelSolver::with(&model, config.clone(), parallelism).expect("a valid configuration");
     let mut solutions = 0u64;
     let mut first = None;
     let limit = solver.for_each_solution(|values| {

@@ -79,11 +79,18 @@ pub fn run(args: CountArgs) -> Result<u8, CliError> {
     let format = args.format;
     let cap = args.limit;
     let mut out = run::results_output();
+    let parallelism = args.search.parallel.parallelism();
     Batch::new(args.search.jobs)?.run(
         puzzles,
         |puzzle: &Grid| {
             let order = puzzle.order();
-            csp_sudoku::count(per_order.model(order), puzzle, per_order.config(order), cap)
+            csp_sudoku::count_with(
+                per_order.model(order),
+                puzzle,
+                per_order.config(order),
+                cap,
+                parallelism,
+            )
         },
         |line, result: Result<&CountReport, &ParseError>| {
             counts.add(result.map_or(Status::Error, |r| r.status));

@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 use csp_core::{Backjump, Branching, Strength};
 use csp_sudoku::{Grid, ModelKind, PerOrder};
 
-use crate::args::{LimitArgs, StrategyArgs, checked, parse_restarts};
+use crate::args::{LimitArgs, ParallelArgs, StrategyArgs, checked, parse_restarts};
 use crate::error::{CliError, usage};
 
 /// The model flags.
@@ -77,6 +77,8 @@ pub struct SearchArgs {
     /// Worker threads (0: one per core).
     #[arg(long, short = 'j', default_value_t = 1, value_parser = crate::args::parse_jobs, allow_negative_numbers = true)]
     pub jobs: usize,
+    #[command(flatten)]
+    pub parallel: ParallelArgs,
 }
 
 impl SearchArgs {

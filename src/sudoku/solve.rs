@@ -61,11 +61,17 @@ pub fn run(args: SolveArgs) -> Result<u8, CliError> {
     let mut counts = StatusCounts::default();
     let format = args.format;
     let mut out = run::results_output();
+    let parallelism = args.search.parallel.parallelism();
     Batch::new(args.search.jobs)?.run(
         puzzles,
         |puzzle: &Grid| {
             let order = puzzle.order();
-            csp_sudoku::solve(per_order.model(order), puzzle, per_order.config(order))
+            csp_sudoku::solve_with(
+                per_order.model(order),
+                puzzle,
+                per_order.config(order),
+                parallelism,
+            )
         },
         |line, result: Result<&SolveReport, &ParseError>| {
             counts.add(result.map_or(Status::Error, |r| r.status));

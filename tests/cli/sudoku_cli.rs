@@ -1110,3 +1110,40 @@ fn closed_output_streams_do_not_panic() {
         assert!(status.code().is_some(), "{command:?}: {status}");
     }
 }
+
+#[test]
+fn counts_on_threads_are_the_sequential_counts() {
+    for file in ["top95-sample.txt", "janko-16x16-sample.txt", "counts-sample.txt"] {
+        let path = path(file);
+        let run = |threads: &str| {
+            let out = csp(&[
+                "sudoku",
+                "count",
+                "--limit",
+                "3",
+                "--threads",
+                threads,
+                "--format",
+                "json",
+                &path,
+            ]);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            String::from_utf8(out.stdout)
+                .unwrap()
+                .lines()
+                .map(|l| {
+                    let v: Value = serde_json::from_str(l).unwrap();
+                    (v["line"].clone(), v["status"].clone(), v["solutions"].clone())
+                })
+                .collect::<Vec<_>>()
+        };
+        let one = run("1");
+        assert!(!one.is_empty());
+        assert_eq!(run("3"), one, "{file}");
+    }
+}
