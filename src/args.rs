@@ -65,8 +65,8 @@ pub struct ParallelArgs {
     /// thread per core. Default: 1 (the sequential search, exactly).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads, allow_hyphen_values = true)]
     pub threads: usize,
-    /// With --threads: `solve` returns the solution of the first subproblem in the
-    /// sequential order that has one (the same on every run), not the first found.
+    /// With --threads: `solve` returns the sequential search's first solution, not the first
+    /// found (on one thread under a strategy that learns, restarts or draws at random).
     #[arg(long)]
     pub deterministic: bool,
     /// With --threads: how many subproblems per thread the decomposition aims at.

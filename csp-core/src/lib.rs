@@ -100,7 +100,7 @@ pub use memory::{
     propagator_bytes,
 };
 pub use model::{BinaryConstraint, MAX_CARDINALITY_PAIRS, Model, Objective};
-pub use parallel::{MAX_THREADS, ParallelSolver, Parallelism, SUBPROBLEMS_PER_THREAD};
+pub use parallel::{MAX_THREADS, ParallelSolver, Parallelism, SUBPROBLEMS_PER_THREAD, chooses_from_domains};
 pub use propagation::{Ac3Report, Conflict, Event, Priority, PropagationContext, Propagator, Wake, ac3};
 pub use relation::{PairPredicate, Relation};
 pub use search::{Optimum, Solutions, Solver};

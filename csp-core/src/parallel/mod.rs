@@ -62,6 +62,22 @@ impl Default for Parallelism {
     }
 }
 
+/// Whether `config`'s search makes every choice from the domains and the assignment alone
+/// (no weights or other memory of earlier failures, no restarts, no random draws): then a
+/// subproblem's search below its path is the sequential search's below the same node.
+pub fn chooses_from_domains(config: &SearchConfig) -> bool {
+    use crate::config::{TieBreak, ValueOrder, VarOrder};
+    matches!(
+        config.strategy.var_order,
+        VarOrder::Static | VarOrder::Mrv | VarOrder::MrvDegree
+    ) && matches!(
+        config.strategy.value_order,
+        ValueOrder::Asc | ValueOrder::Desc | ValueOrder::Lcv
+    ) && config.restarts.is_none()
+        && config.tie_break == TieBreak::Lowest
+        && config.last_conflict == 0
+}
+
 /// A search over one [`Model`] on several threads; see the module documentation.
 ///
 /// Each call searches afresh: `count` twice counts twice.
@@ -145,9 +161,10 @@ impl<'m> ParallelSolver<'m> {
         self
     }
 
-    /// With `true`, [`ParallelSolver::solve`] returns the solution of the first subproblem
-    /// in the sequential order that has one, the same on every run (it waits for the
-    /// subproblems before it), instead of the first found. Default: `false`.
+    /// With `true`, [`ParallelSolver::solve`] returns the sequential search's first solution
+    /// instead of the first found: the first subproblem's in the order where the strategy
+    /// chooses from the domains alone (a thread waits for the subproblems before it), else
+    /// the sequential search's on one thread. Default: `false`.
     pub fn deterministic(mut self, deterministic: bool) -> ParallelSolver<'m> {
         self.deterministic = deterministic;
         self
@@ -230,9 +247,13 @@ impl<'m> ParallelSolver<'m> {
     }
 
     /// Finds a solution ([`Solver::solve`]): the first found, or under
-    /// [`ParallelSolver::deterministic`] the first in the sequential order of the subproblems.
+    /// [`ParallelSolver::deterministic`] the sequential search's first solution. Where the
+    /// strategy chooses from the domains alone ([`chooses_from_domains`]), that is the first
+    /// solution of the first subproblem in the order that has one; otherwise (a learning
+    /// order, restarts, random choices) only the sequential search itself finds it, and it
+    /// runs on one thread.
     pub fn solve(&mut self) -> Outcome {
-        if self.threads == 1 {
+        if self.threads == 1 || (self.deterministic && !chooses_from_domains(&self.config)) {
             let mut solver = self.sequential();
             let outcome = solver.solve();
             self.stats = solver.stats().clone();
