@@ -2,9 +2,11 @@
 # The campaign script under a real single-node Slurm (Debian's slurm-wlm and munge), started
 # here without systemd: an array of 4 parts, part 2 stopped mid-way by
 # `scancel --batch --signal=TERM`, which requeues itself and resumes; the merged records must
-# equal one unsharded run's (times and paths aside), with none repeated. (A stop by the time
-# limit is not tried: Slurm's shortest limit is a minute, and a requeued task waits two more.) Then part 4 alone is run again from scratch (`--array=4`, PARTS=4) and must
-# give the same records.
+# equal one unsharded run's (times and paths aside), with none repeated. Then part 4 alone is
+# run again from scratch (`--array=4`, PARTS=4) under a one-minute time limit, its first run
+# held up so that the limit's warning signal (`--signal=B:TERM@60`, at once under a minute's
+# limit) stops it; it requeues itself, runs again with a longer limit, and must give the same
+# records.
 #
 #   scripts/slurm-test.sh [CSP]          # CSP: the program (default target/release/csp)
 #
@@ -108,19 +110,30 @@ export SEEDS=0..3 NODE_LIMIT=1600000 TIMEOUT=60 PARTS=4
     --node-limit "$NODE_LIMIT" --timeout "$TIMEOUT" --format jsonl >reference.jsonl || fail "the unsharded run"
 
 # Waits until no task of job $1 is left in the queue (at most $2 seconds). A requeued task
-# waits for a begin time two minutes on (Slurm's rule): it is started at once instead.
+# waits for a begin time two minutes on (Slurm's rule): it is started at once instead, with a
+# time limit of ten minutes (the second run of a part stopped by its time limit).
 drain() {
     for _ in $(seq "$2"); do
         [ -z "$(squeue -h -j "$1" 2>/dev/null)" ] && return 0
         squeue -h -j "$1" -t PD -o "%i %r" 2>/dev/null | awk '$2 == "BeginTime" {print $1}' |
-            while read -r task; do scontrol update JobId="$task" StartTime=now >/dev/null 2>&1; done
+            while read -r task; do
+                scontrol update JobId="$task" TimeLimit=10 >/dev/null 2>&1
+                scontrol update JobId="$task" StartTime=now >/dev/null 2>&1
+            done
         sleep 1
     done
     return 1
 }
 mkdir -p results
-job=$(sbatch --parsable --array=1-4 --cpus-per-task=1 --export=ALL "$ROOT/scripts/campaign.sbatch") ||
-    skip "sbatch refused the array"
+# A program in csp's place whose first run of each part named in SLOW waits before csp starts,
+# so that a signal finds that part running.
+printf '%s\n' '#!/usr/bin/env bash' \
+    "marker='$work/slowed-'\"\$SLURM_ARRAY_TASK_ID\"" \
+    'case " $SLOW " in *" $SLURM_ARRAY_TASK_ID "*) [ -e "$marker" ] || { touch "$marker"; sleep 110; } ;; esac' \
+    "exec '$CSP' \"\$@\"" >slow-csp
+chmod +x slow-csp
+job=$(CSP="$work/slow-csp" SLOW=2 sbatch --parsable --array=1-4 --cpus-per-task=1 --export=ALL \
+    "$ROOT/scripts/campaign.sbatch") || skip "sbatch refused the array"
 echo "== array job $job"
 # Part 2 is signalled once it has run a second (scancel refuses a task not started yet).
 for _ in $(seq 60); do
@@ -128,9 +141,10 @@ for _ in $(seq 60); do
     sleep 0.5
 done
 sleep 1
-scancel --batch --signal=TERM "${job}_2" 2>/dev/null || echo "note: scancel said no (the task may have ended)"
+said=$(scancel --batch --signal=TERM "${job}_2" 2>&1) || echo "note: scancel said: $said"
 drain "$job" 600 || skip "the array did not finish within 10 minutes ($(squeue -h 2>/dev/null | head -n 3))"
-grep -q "requeued" results/slurm-"${job}"_2.log 2>/dev/null || echo "note: part 2 finished before the signal"
+grep -q "requeued" results/slurm-"${job}"_2.log 2>/dev/null ||
+    skip "part 2 was not stopped by scancel ($(tail -n 3 results/slurm-"${job}"_2.log 2>/dev/null))"
 
 compare() {
     python3 - "$@" <<'PY'
@@ -156,9 +170,14 @@ PY
 }
 compare || fail "after the stopped part resumed"
 
-# Part 4 again, alone, from scratch: PARTS keeps it part 4 of 4.
+# Part 4 again, alone, from scratch: PARTS keeps it part 4 of 4. Its first run waits, so
+# that the time limit's warning finds it running.
 rm results/part-4.jsonl
-job=$(sbatch --parsable --array=4 --export=ALL "$ROOT/scripts/campaign.sbatch") || skip "sbatch refused --array=4"
+job=$(CSP="$work/slow-csp" SLOW=4 sbatch --parsable --array=4 --time=1 --export=ALL "$ROOT/scripts/campaign.sbatch") ||
+    skip "sbatch refused --array=4"
+echo "== part 4 alone under a one-minute limit: job $job"
 drain "$job" 300 || skip "part 4 did not finish within 5 minutes"
-compare || fail "after part 4 ran again alone"
+grep -q "requeued" results/slurm-"${job}"_4.log 2>/dev/null ||
+    skip "part 4 was not stopped by its time limit's signal ($(tail -n 3 results/slurm-"${job}"_4.log 2>/dev/null))"
+compare || fail "after part 4 ran again alone, stopped by its time limit"
 echo "slurm test passed"
