@@ -72,6 +72,10 @@ pub struct ParallelArgs {
     /// With --threads: how many subproblems per thread the decomposition aims at.
     #[arg(long, value_name = "K", default_value_t = csp_core::SUBPROBLEMS_PER_THREAD, value_parser = parse_per_thread, allow_hyphen_values = true)]
     pub subproblems: usize,
+    /// With --threads, under a dom/wdeg order: a sequential search of N nodes before the cut,
+    /// whose constraint weights the cut and the subproblems start from. Default: 0 (none).
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_whole, allow_hyphen_values = true)]
+    pub warm_up: u64,
 }
 
 /// Parses `--subproblems`: 1 to 10,000.
@@ -94,6 +98,7 @@ impl ParallelArgs {
             threads,
             deterministic: self.deterministic,
             subproblems_per_thread: self.subproblems,
+            warm_up: self.warm_up,
         }
     }
 }

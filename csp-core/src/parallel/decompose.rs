@@ -27,10 +27,10 @@ pub(super) struct Decomposition {
     pub(super) stats: Stats,
     /// The limit that stopped it, if one did (`pieces` is then incomplete).
     pub(super) limit: Option<LimitKind>,
-    /// The constraint weights the probe learnt, if one ran.
+    /// The constraint weights the warm-up learnt, if one ran.
     pub(super) learnt: Option<LearntWeights>,
-    /// The first solution the probe found, if it found one.
-    pub(super) probed: Option<Vec<i32>>,
+    /// The first solution the warm-up found, if it found one.
+    pub(super) warmed_up: Option<Vec<i32>>,
 }
 
 /// The configuration that cuts the tree: the search's strategy without what would make a
@@ -47,21 +47,16 @@ pub(super) fn splitter_config(config: &SearchConfig) -> SearchConfig {
 
 /// Cuts the search space of `model` into at least `target` open pieces where it can (fewer
 /// when the tree has fewer nodes than that at any depth).
-pub(super) fn decompose(
-    model: &Model,
-    config: &SearchConfig,
-    target: usize,
-    probe_nodes: u64,
-) -> Decomposition {
+pub(super) fn decompose(model: &Model, config: &SearchConfig, target: usize, warm_up: u64) -> Decomposition {
     let mut decomposition = Decomposition {
         pieces: vec![Work::Open(Vec::new())],
         stats: Stats::default(),
         limit: None,
         learnt: None,
-        probed: None,
+        warmed_up: None,
     };
-    if config.strategy.var_order.weighs_failures() {
-        probe(model, config, probe_nodes, &mut decomposition);
+    if config.strategy.var_order.weighs_failures() && warm_up > 0 {
+        run_warm_up(model, config, warm_up, &mut decomposition);
     }
     // One level a round: each round assigns at least one more variable on every open path.
     for _ in 0..=model.num_vars() {
@@ -101,16 +96,16 @@ pub(super) fn decompose(
     decomposition
 }
 
-/// A short sequential search before the cut, under an order that weighs constraints by
-/// their failures (dom/wdeg): the cut and every subproblem then start from the weights it
-/// learnt. Cut with the initial weights, the top of the tree is chosen blind, where the
-/// sequential search would choose again below the first subtrees with what they taught,
-/// and the subproblems together take far more nodes than the sequential search. Its nodes
-/// are the decomposition's; its solutions are found again in the subproblems.
-fn probe(model: &Model, config: &SearchConfig, nodes: u64, decomposition: &mut Decomposition) {
-    let mut probing = config.clone();
-    probing.limits.nodes = Some(config.limits.nodes.map_or(nodes, |n| n.min(nodes)));
-    let mut solver = Solver::new(model, probing).expect("the configuration was checked");
+/// A short sequential search before the cut (`ParallelSolver::warm_up`), under an order that
+/// weighs constraints by their failures (dom/wdeg): the cut and every subproblem then start
+/// from the weights it learnt. Cut with the initial weights, the top of the tree is chosen
+/// without what the first subtrees teach a sequential search; started from a warm-up's
+/// weights, the subproblems may do better or far worse (docs/heuristics.md has both). Its
+/// nodes are the decomposition's; its solutions are found again in the subproblems.
+fn run_warm_up(model: &Model, config: &SearchConfig, nodes: u64, decomposition: &mut Decomposition) {
+    let mut warming = config.clone();
+    warming.limits.nodes = Some(config.limits.nodes.map_or(nodes, |n| n.min(nodes)));
+    let mut solver = Solver::new(model, warming).expect("the configuration was checked");
     let mut first = None;
     let stopped = solver.for_each_solution(|solution| {
         first.get_or_insert_with(|| solution.to_vec());
@@ -120,8 +115,8 @@ fn probe(model: &Model, config: &SearchConfig, nodes: u64, decomposition: &mut D
     own.solutions = 0;
     decomposition.stats.accumulate(&own);
     decomposition.learnt = Some(solver.learnt_weights());
-    decomposition.probed = first;
-    // The probe's own budget is no limit of the run.
+    decomposition.warmed_up = first;
+    // The warm-up's own budget is no limit of the run.
     if let Some(kind) =
         stopped.filter(|&kind| kind != LimitKind::Nodes || config.limits.nodes.is_some_and(|n| n <= nodes))
     {

@@ -33,10 +33,6 @@ use crate::stats::{Count, LimitKind, Outcome, Stats};
 /// 30 or more).
 pub const SUBPROBLEMS_PER_THREAD: usize = 30;
 
-/// The nodes a thread adds to the probe that runs before the cut under a dom/wdeg order
-/// (see `decompose::probe`).
-const PROBE_NODES_PER_THREAD: u64 = 2500;
-
 /// The most threads a parallel search runs.
 pub const MAX_THREADS: usize = 1024;
 
@@ -50,6 +46,8 @@ pub struct Parallelism {
     pub deterministic: bool,
     /// [`ParallelSolver::subproblems_per_thread`].
     pub subproblems_per_thread: usize,
+    /// [`ParallelSolver::warm_up`].
+    pub warm_up: u64,
 }
 
 impl Default for Parallelism {
@@ -58,6 +56,7 @@ impl Default for Parallelism {
             threads: 1,
             deterministic: false,
             subproblems_per_thread: SUBPROBLEMS_PER_THREAD,
+            warm_up: 0,
         }
     }
 }
@@ -109,6 +108,7 @@ pub struct ParallelSolver<'m> {
     threads: usize,
     per_thread: usize,
     deterministic: bool,
+    warm_up: u64,
     stats: Stats,
 }
 
@@ -139,6 +139,7 @@ impl<'m> ParallelSolver<'m> {
             threads,
             per_thread: SUBPROBLEMS_PER_THREAD,
             deterministic: false,
+            warm_up: 0,
             stats: Stats::default(),
         })
     }
@@ -151,13 +152,23 @@ impl<'m> ParallelSolver<'m> {
     ) -> Result<ParallelSolver<'m>, ConfigError> {
         Ok(ParallelSolver::new(model, config, parallelism.threads)?
             .deterministic(parallelism.deterministic)
-            .subproblems_per_thread(parallelism.subproblems_per_thread))
+            .subproblems_per_thread(parallelism.subproblems_per_thread)
+            .warm_up(parallelism.warm_up))
     }
 
     /// How many subproblems per thread the decomposition aims at (at least 1). Default:
     /// [`SUBPROBLEMS_PER_THREAD`].
     pub fn subproblems_per_thread(mut self, per_thread: usize) -> ParallelSolver<'m> {
         self.per_thread = per_thread.max(1);
+        self
+    }
+
+    /// Under an order that weighs constraints by their failures (dom/wdeg), a sequential
+    /// search of `nodes` nodes before the cut, whose weights the cut and every subproblem
+    /// start from (its first solution, if it finds one, is the answer of `solve`). Default: 0
+    /// (none): it helps some instances and ruins others.
+    pub fn warm_up(mut self, nodes: u64) -> ParallelSolver<'m> {
+        self.warm_up = nodes;
         self
     }
 
@@ -184,8 +195,7 @@ impl<'m> ParallelSolver<'m> {
     /// Cuts the search space into pieces.
     fn decompose(&self) -> Decomposition {
         let target = self.threads.saturating_mul(self.per_thread);
-        let probe = PROBE_NODES_PER_THREAD.saturating_mul(self.threads as u64);
-        let mut decomposition = decompose(self.model, &splitter_config(&self.config), target, probe);
+        let mut decomposition = decompose(self.model, &splitter_config(&self.config), target, self.warm_up);
         let open = decomposition
             .pieces
             .iter()
@@ -264,8 +274,8 @@ impl<'m> ParallelSolver<'m> {
         }
         let started = Instant::now();
         let decomposition = self.decompose();
-        if let Some(solution) = &decomposition.probed {
-            // The probe, a sequential search, found it: the same on every run.
+        if let Some(solution) = &decomposition.warmed_up {
+            // The warm-up, a sequential search, found it: the same on every run.
             self.stats = decomposition.stats.clone();
             self.stats.solutions = 1;
             self.stats.elapsed = started.elapsed();
@@ -442,7 +452,7 @@ impl<'m> ParallelSolver<'m> {
             }
             true
         };
-        if let Some(solution) = &decomposition.probed {
+        if let Some(solution) = &decomposition.warmed_up {
             offer(solution, i64::from(solution[var]));
         }
         let incumbent = || lock(&best).0.clone();
