@@ -19,6 +19,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -95,7 +96,6 @@ def run(cmd, limit_s, stdin=None, env=None, cwd=None):
                          start_new_session=True)
     killed = False
     # Read the pipes in threads so the child never blocks on a full pipe.
-    import threading
     bufs = {"out": [], "err": []}
 
     def pump(stream, key):
