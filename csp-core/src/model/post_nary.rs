@@ -335,8 +335,7 @@ impl Model {
     fn binary_matrix_fits(&self, x: VarId, y: VarId) -> bool {
         let span = |v: VarId| {
             let d = self.domain(v);
-            let max = d.values().last().unwrap_or(d.base());
-            (i64::from(max) - i64::from(d.base()) + 1) as u128
+            (i64::from(d.max()) - i64::from(d.base()) + 1) as u128
         };
         span(x) * span(y).div_ceil(64) <= MAX_TABLE_WORDS
     }
@@ -548,8 +547,10 @@ impl Model {
         let initial = vars
             .iter()
             .map(|&v| {
+                // The bounds from the bitset's ends: walking millions of values per variable
+                // made reading a model of wide domains take minutes.
                 let d = self.domain(v);
-                (d.values().next().unwrap_or(0), d.values().last().unwrap_or(0))
+                (d.min(), d.max())
             })
             .collect();
         self.add_propagator(Linear::new(vars, coefs, kind, initial))?;

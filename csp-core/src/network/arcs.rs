@@ -115,7 +115,7 @@ impl ArcKind {
                 let dx = model.domain(x);
                 let dy = model.domain(y);
                 let x_base = dx.base();
-                let x_span = (dx.values().last().unwrap_or(x_base) - x_base + 1) as usize;
+                let x_span = (dx.max() - x_base + 1) as usize;
                 let y_base = dy.base();
                 let y_words = dy.words().len();
                 let mut supports = vec![0u64; x_span * y_words].into_boxed_slice();

@@ -175,10 +175,16 @@ impl<'m> Solver<'m> {
         store.reserve_trail(1024);
         let plan = SearchPlan::new(model, &network, &config, &store);
         let mut engine = Propagation::new(&network, n, config.strategy.inference == Inference::Mac);
-        let orders = OrderState::new(&network, model.propagators(), &config, &store, &mut engine)?;
+        // A compilation stopped by a limit left an empty network and store: nothing may read
+        // the model's constraints against them (the search will not run).
+        let props = match stopped {
+            None => model.propagators(),
+            Some(_) => &[],
+        };
+        let orders = OrderState::new(&network, props, &config, &store, &mut engine)?;
         Ok(Solver {
             model,
-            props: model.propagators(),
+            props,
             state: SearchState::new(n, n - model.vars().filter(|&v| model.fixed(v).is_some()).count()),
             engine,
             weights: FailureWeights::new(&network, config.strategy.var_order, orders.scopes.as_ref()),

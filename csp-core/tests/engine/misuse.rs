@@ -178,6 +178,31 @@ fn the_time_limit_holds_while_a_large_model_is_compiled() {
     config.limits.time = None;
     let mut solver = Solver::new(&m, config).unwrap();
     assert!(matches!(solver.solve(), Outcome::Solved(_)));
+
+    // Every variable order, with n-ary constraints beside the pairs: the orders that index
+    // the constraints' scopes read none of them against the empty network a stopped
+    // compilation leaves (they indexed out of bounds: a FlatZinc file read past its time
+    // limit panicked).
+    m.linear(&[(1, v[1]), (1, v[2]), (-1, v[3])], csp_core::Cmp::Le, 100)
+        .unwrap();
+    for order in [
+        "dom-wdeg",
+        "dom-wdeg-all",
+        "dom-wdeg-fixed",
+        "wdeg-cacd",
+        "chs",
+        "frb-dom",
+        "frba-dom",
+        "pick-dom",
+        "activity",
+        "impact",
+        "run-robin",
+    ] {
+        let mut stopped = SearchConfig::with_strategy(format!("{order}/asc/mac").parse().unwrap());
+        stopped.limits.time = Some(Duration::from_nanos(1));
+        let mut solver = Solver::new(&m, stopped).unwrap();
+        assert_eq!(solver.solve(), Outcome::Limit(LimitKind::Time), "{order}");
+    }
 }
 
 #[test]
