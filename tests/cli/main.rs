@@ -5,6 +5,7 @@
 #[allow(dead_code)]
 mod common;
 
+mod explain_cli;
 mod heuristics_cli;
 mod instance_cli;
 mod lab_cli;
