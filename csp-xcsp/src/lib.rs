@@ -92,7 +92,7 @@ pub struct Instance {
     pub tops: Vec<ir::Top>,
     /// The declared variables without any constraint, when
     /// [`ReadOptions::keep_variables`] asked for them.
-    pub variables: Option<Model>,
+    pub variables: Option<Box<Model>>,
     /// The objective of an optimisation instance (`type="COP"`), as read.
     pub objective: Option<objective::Objective>,
     /// The model's variable equal to the objective, which the model optimises
@@ -144,7 +144,7 @@ impl Instance {
         drop(doc);
         let mut model = parsed.model;
         let declared = model.num_vars();
-        let variables = options.keep_variables.then(|| model.clone());
+        let variables = options.keep_variables.then(|| Box::new(model.clone()));
         let mut poster = post::Poster::new(&mut model, options.post, limits::Budget::new(limits));
         for c in &parsed.constraints {
             poster.position = c.position;
@@ -190,7 +190,7 @@ impl Instance {
             });
         };
         let limits = &options.limits;
-        let mut model = variables.clone();
+        let mut model = Model::clone(variables);
         let mut poster = post::Poster::new(&mut model, options.post, limits::Budget::new(limits));
         for c in self
             .constraints

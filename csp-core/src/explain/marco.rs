@@ -96,10 +96,7 @@ fn grow<O: SubsetOracle>(budget: &mut Budget<'_, O>, seed: Vec<usize>, n: usize)
         inside[g] = true;
     }
     let mut set = seed;
-    for g in 0..n {
-        if inside[g] {
-            continue;
-        }
+    for (g, _) in inside.iter().enumerate().filter(|(_, inside)| !**inside) {
         set.push(g);
         match budget.check(&set) {
             Check::Sat => {}

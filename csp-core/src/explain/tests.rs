@@ -8,11 +8,14 @@ use rand_chacha::ChaCha8Rng;
 use super::*;
 use crate::{Domain, Model, Outcome, Relation, SearchConfig, Solver};
 
+/// A binary table: the two variables and the pairs allowed.
+type Table = (usize, usize, Vec<(i32, i32)>);
+
 /// A tiny model: `vars` variables over `0..values`, and binary tables (the groups).
 struct Tiny {
     vars: usize,
     values: i32,
-    tables: Vec<(usize, usize, Vec<(i32, i32)>)>,
+    tables: Vec<Table>,
 }
 
 impl Tiny {
