@@ -43,6 +43,7 @@ fn csp_count(n: usize, encoding: Encoding, config: SearchConfig, symmetry: bool)
     let options = CountOptions {
         symmetry,
         distinct: false,
+        ..CountOptions::default()
     };
     count(n, encoding, config, options).expect("valid").solutions
 }
@@ -112,6 +113,29 @@ fn first_solution_and_local_search(c: &mut Criterion) {
     group.finish();
 }
 
+/// Counting 12 queens (the default count) on 1, 2 and 4 threads: the speed-up of parallel
+/// search, side by side in one run.
+fn count_on_threads(c: &mut Criterion) {
+    let mut group = c.benchmark_group("count-12-threads");
+    group.sample_size(10).measurement_time(Duration::from_secs(3));
+    for threads in [1, 2, 4] {
+        group.bench_function(BenchmarkId::from_parameter(threads), |b| {
+            b.iter(|| {
+                let (encoding, config) = default_count();
+                let options = CountOptions {
+                    parallelism: csp_core::Parallelism {
+                        threads,
+                        ..csp_core::Parallelism::default()
+                    },
+                    ..CountOptions::default()
+                };
+                assert_eq!(count(12, encoding, config, options).unwrap().solutions, 14_200);
+            })
+        });
+    }
+    group.finish();
+}
+
 /// The generated `benches` function has no doc comment of its own.
 #[allow(missing_docs)]
 mod group {
@@ -120,7 +144,8 @@ mod group {
         benches,
         count_ten_per_strategy,
         count_against_bitboard,
-        first_solution_and_local_search
+        first_solution_and_local_search,
+        count_on_threads
     );
 }
 criterion_main!(group::benches);

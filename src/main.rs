@@ -52,6 +52,9 @@ enum Command {
     /// Compare search strategies over instances read from files: nodes, backtracks, time;
     /// campaigns over seeds, resumed or spread over machines (--format jsonl, --resume, --shard).
     Compare(instance::compare::CompareArgs),
+    /// Why an instance has no solution: a minimal unsatisfiable subset of its constraints
+    /// (QuickXplain or deletion), or all of them (--all, MARCO).
+    Explain(instance::explain::ExplainArgs),
     /// Merge the run records of `csp compare --format jsonl` into tables and charts.
     Report(instance::report::ReportArgs),
     /// Write random CSPs (model B, model RB) as XCSP3.
@@ -75,6 +78,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => instance::solve::run(args),
         Command::Count(args) => instance::count::run(args),
         Command::Compare(args) => instance::compare::run(args),
+        Command::Explain(args) => instance::explain::run(args),
         Command::Report(args) => instance::report::run(args),
         Command::Random(args) => lab::random::run(args),
         Command::Sweep(args) => lab::sweep::run(args),

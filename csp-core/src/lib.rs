@@ -25,6 +25,8 @@
 //! - [`Solver::optimize`] minimises or maximises a variable ([`Model::minimize`],
 //!   [`Model::maximize`]) by branch and bound, with any strategy, and returns an
 //!   [`Optimum`]: the best solution, its value, and whether it is proved optimal.
+//! - [`explain`]: why a model has no solution, as a minimal unsatisfiable subset of its
+//!   constraints (QuickXplain, deletion) or all of them (MARCO), over any oracle.
 //! - Local search over complete assignments: [`min_conflicts`] (any [`ConflictModel`],
 //!   or any [`Model`] through [`ModelConflicts`]) and simulated annealing ([`anneal`]).
 //!
@@ -59,6 +61,7 @@ mod config;
 mod constraints;
 mod domain;
 mod error;
+pub mod explain;
 pub mod lns;
 mod local;
 mod memory;

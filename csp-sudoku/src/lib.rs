@@ -41,6 +41,7 @@
 mod checked_hint;
 mod compare;
 mod defaults;
+mod explain;
 mod format;
 mod generate;
 mod grid;
@@ -58,6 +59,7 @@ pub use compare::{Contender, Summary, default_contenders, summarise, summarise_r
 pub use defaults::{
     PerOrder, default_branching, default_config, default_locked, default_model, default_strategy,
 };
+pub use explain::{GivensExplanation, GivensReport, explain_givens};
 pub use format::{FormatError, MAX_SYMBOL_VALUE, Pretty, symbol};
 pub use generate::{
     GenerateConfig, GenerateError, Generated, Generator, MAX_GENERATE_ORDER, MIN_GENERATE_ORDER, Symmetry,

@@ -434,6 +434,11 @@ pub fn read_colouring_with(path: impl AsRef<Path>, colours: u32, limits: &ReadLi
     Ok(colouring)
 }
 
+/// Reads a DIMACS graph within limits (input size, deadline, cancel flag).
+pub fn read_graph_with(path: impl AsRef<Path>, limits: &ReadLimits) -> Result<Graph> {
+    read_graph(path.as_ref(), limits)
+}
+
 /// Reads a DIMACS graph within limits.
 fn read_graph(path: &Path, limits: &ReadLimits) -> Result<Graph> {
     let text = crate::source::read_plain_text(path, limits)?;

@@ -36,6 +36,7 @@ mod condition;
 mod constraints;
 pub mod dimacs;
 mod error;
+pub mod explain;
 pub mod ir;
 mod limits;
 pub mod objective;
@@ -64,6 +65,10 @@ pub struct ReadOptions {
     pub post: PostOptions,
     /// The limits that hold while reading and posting.
     pub limits: ReadLimits,
+    /// Keep a copy of the model before any constraint is posted ([`Instance::variables`]),
+    /// so that models of some of the constraints can be made ([`Instance::model_of`]).
+    /// Default: false.
+    pub keep_variables: bool,
 }
 
 /// An instance read from a file: the model, and what is needed to report solutions.
@@ -80,6 +85,14 @@ pub struct Instance {
     /// The constraints as read, with their places in the file (to check a solution
     /// independently of the propagators).
     pub constraints: Vec<ir::Located>,
+    /// The constraints as the file states them (each `Located` names its unit), in the
+    /// order of the file.
+    pub units: Vec<ir::Unit>,
+    /// The children of `<constraints>` (each unit names its own).
+    pub tops: Vec<ir::Top>,
+    /// The declared variables without any constraint, when
+    /// [`ReadOptions::keep_variables`] asked for them.
+    pub variables: Option<Box<Model>>,
     /// The objective of an optimisation instance (`type="COP"`), as read.
     pub objective: Option<objective::Objective>,
     /// The model's variable equal to the objective, which the model optimises
@@ -131,6 +144,7 @@ impl Instance {
         drop(doc);
         let mut model = parsed.model;
         let declared = model.num_vars();
+        let variables = options.keep_variables.then(|| Box::new(model.clone()));
         let mut poster = post::Poster::new(&mut model, options.post, limits::Budget::new(limits));
         for c in &parsed.constraints {
             poster.position = c.position;
@@ -156,9 +170,51 @@ impl Instance {
             declared,
             arrays: parsed.arrays,
             constraints: parsed.constraints,
+            units: parsed.units,
+            tops: parsed.tops,
+            variables,
             objective: parsed.objective,
             objective_var,
         })
+    }
+
+    /// The model of the constraints of the chosen units only (`keep[u]` for unit `u`), without
+    /// the objective, within `options`' limits. Needs the instance to have been read with
+    /// [`ReadOptions::keep_variables`]; its declared variables are the same, in the same order.
+    pub fn model_of(&self, keep: &[bool], options: &ReadOptions) -> Result<Model> {
+        let Some(variables) = &self.variables else {
+            return Err(Error::Syntax {
+                position: Position::default(),
+                message: "the instance was read without keeping its variables (ReadOptions::keep_variables)"
+                    .into(),
+            });
+        };
+        let limits = &options.limits;
+        let mut model = Model::clone(variables);
+        let mut poster = post::Poster::new(&mut model, options.post, limits::Budget::new(limits));
+        for c in self
+            .constraints
+            .iter()
+            .filter(|c| keep.get(c.unit) == Some(&true))
+        {
+            poster.position = c.position;
+            c.constraint.post(&mut poster)?;
+        }
+        poster.finish()?;
+        drop(poster);
+        limits.check()?;
+        Ok(model)
+    }
+
+    /// Whether an assignment of the declared variables (auxiliary ones may follow) satisfies
+    /// every constraint of the chosen units (`keep[u]`), as read.
+    pub fn satisfies_units(&self, values: &[i32], keep: &[bool]) -> bool {
+        values.len() >= self.declared
+            && self
+                .constraints
+                .iter()
+                .filter(|c| keep.get(c.unit) == Some(&true))
+                .all(|c| c.constraint.holds(values))
     }
 
     /// Whether an assignment of the declared variables (`values[i]` for the `i`-th declared

@@ -17,6 +17,8 @@ pub(crate) struct Parsed {
     pub(crate) model: Model,
     pub(crate) arrays: Vec<Array>,
     pub(crate) constraints: Vec<Located>,
+    pub(crate) units: Vec<crate::ir::Unit>,
+    pub(crate) tops: Vec<crate::ir::Top>,
     pub(crate) objective: Option<Objective>,
 }
 
@@ -49,6 +51,7 @@ pub(crate) fn read(doc: &Document<'_>, budget: Budget<'_>) -> Result<Parsed> {
             "variables" => r.variables(child)?,
             "constraints" => {
                 for c in child.children() {
+                    r.begin_top(c);
                     constraint(&mut r, c, None)?;
                 }
             }
@@ -60,6 +63,8 @@ pub(crate) fn read(doc: &Document<'_>, budget: Budget<'_>) -> Result<Parsed> {
         model: r.model,
         arrays: r.arrays,
         constraints: r.constraints,
+        units: r.units,
+        tops: r.tops,
         objective: goal,
     })
 }
@@ -75,7 +80,10 @@ fn constraint<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>, ctx: Optio
             Ok(())
         }
         "slide" => slide(r, node, ctx),
-        _ => constraints::read(r, node, ctx),
+        _ => {
+            r.begin_unit(node, node, None, None);
+            constraints::read(r, node, ctx)
+        }
     }
 }
 
@@ -99,6 +107,7 @@ fn group<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>, ctx: Option<&Ct
         if a.name() != "args" {
             return Err(r.unsupported(a, format!("element <{}> in <group>", a.name())));
         }
+        r.begin_unit(template, a, Some(node), Some(count));
         let args = r.list(a, ctx)?;
         if args.len() < rest || (args.len() > rest && !open_ended) {
             return Err(r.syntax(
@@ -172,6 +181,7 @@ fn slide<'d, 'a>(r: &mut Reader<'d, 'a, '_>, node: Node<'d, 'a>, ctx: Option<&Ct
     while if circular { start < n } else { start + collect <= n } {
         window.clear();
         window.extend((0..collect).map(|j| items[(start + j) % n].clone()));
+        r.begin_unit(*template, node, Some(node), Some(start / offset));
         constraints::read(
             r,
             *template,

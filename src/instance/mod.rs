@@ -4,6 +4,7 @@
 
 pub mod compare;
 pub mod count;
+pub mod explain;
 pub mod record;
 pub mod report;
 pub mod solve;

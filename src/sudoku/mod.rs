@@ -4,6 +4,7 @@
 
 mod compare;
 mod count;
+mod explain;
 mod generate;
 mod hint;
 mod local;
@@ -44,6 +45,9 @@ enum SudokuCommand {
     Rate(rate::RateArgs),
     /// The next logical step for a partly filled grid, with its reason.
     Hint(hint::HintArgs),
+    /// Why a puzzle has no solution (a minimal set of its givens that has none), or two of
+    /// its solutions when it has several.
+    Explain(explain::ExplainArgs),
 }
 
 /// Runs `csp sudoku`.
@@ -55,5 +59,6 @@ pub fn run(args: SudokuArgs) -> Result<u8, CliError> {
         SudokuCommand::Generate(a) => generate::run(a),
         SudokuCommand::Rate(a) => rate::run(a),
         SudokuCommand::Hint(a) => hint::run(a),
+        SudokuCommand::Explain(a) => explain::run(a),
     }
 }

@@ -5,6 +5,7 @@
 #[allow(dead_code)]
 mod common;
 
+mod explain_cli;
 mod heuristics_cli;
 mod instance_cli;
 mod lab_cli;
@@ -12,6 +13,7 @@ mod queens_cli;
 mod reliability_cli;
 mod restarts_cli;
 mod sudoku_cli;
+mod sudoku_explain_cli;
 mod sudoku_tools_cli;
 mod trace_cli;
 mod xcsp_differential_cli;

@@ -219,7 +219,7 @@ const OPTIMISATIONS: &[&[&str]] = &[
 ];
 
 /// Whether python3 runs; a failure says how to skip, unless `CSP_SKIP_PYTHON` is set.
-fn python_or_skip() -> bool {
+pub(crate) fn python_or_skip() -> bool {
     let found = Command::new("python3")
         .arg("--version")
         .output()

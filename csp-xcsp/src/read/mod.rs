@@ -19,7 +19,7 @@ use std::sync::Arc;
 use csp_core::{Model, VarId};
 
 use crate::error::{Error, Position, Result};
-use crate::ir::{Constraint, Located};
+use crate::ir::{Constraint, Located, Top, Unit};
 use crate::limits::Budget;
 use crate::table::Table;
 use crate::xml::{Document, Node};
@@ -40,6 +40,9 @@ pub(crate) struct Reader<'d, 'a, 'l> {
     pub(crate) names: HashMap<String, Named>,
     pub(crate) arrays: Vec<Array>,
     pub(crate) constraints: Vec<Located>,
+    /// The constraints as the file states them, and the children of `<constraints>`.
+    pub(crate) units: Vec<Unit>,
+    pub(crate) tops: Vec<Top>,
     /// The tables read, by the offset of their `<supports>` or `<conflicts>` element: a
     /// `<group>` reads its template's table once for all its scopes.
     pub(crate) tables: HashMap<usize, Arc<Table>>,
@@ -57,6 +60,8 @@ impl<'d, 'a, 'l> Reader<'d, 'a, 'l> {
             names: HashMap::new(),
             arrays: Vec::new(),
             constraints: Vec::new(),
+            units: Vec::new(),
+            tops: Vec::new(),
             tables: HashMap::new(),
             budget,
             domain_words: 0,
@@ -162,8 +167,32 @@ impl<'d, 'a, 'l> Reader<'d, 'a, 'l> {
         self.constraints.push(Located {
             constraint: Box::new(constraint),
             position: node.position(),
+            unit: self.units.len().saturating_sub(1),
         });
         Ok(())
+    }
+
+    /// Starts a child of `<constraints>`: the constraints read next are inside it.
+    pub(crate) fn begin_top(&mut self, node: Node) {
+        self.tops.push(Top {
+            element: node.name().to_string(),
+            id: node.attribute("id").map(str::to_string),
+            position: node.position(),
+        });
+    }
+
+    /// Starts a constraint as the file states it (`element` at `at`; `index` in a group or
+    /// slide `parent`): the constraints pushed next belong to it.
+    pub(crate) fn begin_unit(&mut self, element: Node, at: Node, parent: Option<Node>, index: Option<usize>) {
+        let id = parent.unwrap_or(element).attribute("id").map(str::to_string);
+        self.units.push(Unit {
+            element: element.name().to_string(),
+            id,
+            index,
+            position: at.position(),
+            window: parent.is_some_and(|p| p.name() == "slide"),
+            top: self.tops.len().saturating_sub(1),
+        });
     }
 
     // ----- numbers -----
