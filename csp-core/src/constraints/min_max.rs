@@ -12,6 +12,10 @@ use crate::constraints::{bounds, forward_check_last, retain_range, retain_where}
 use crate::propagation::{Conflict, Event, PropagationContext, Propagator};
 use crate::var::VarId;
 
+/// Above this many value-variable checks, a propagation checks only the result's bounds for
+/// a variable that can take them, not every value.
+const MAX_SUPPORT_CHECKS: usize = 1 << 16;
+
 /// `result = min(list)`, or `max(list)` when `is_max`.
 #[derive(Clone, Debug)]
 pub(crate) struct MinMax {
@@ -69,7 +73,25 @@ impl Propagator for MinMax {
             }
         }
         let (mut m_lo, mut m_hi) = self.result.narrow(ctx, lo, hi)?;
-        if let Some(m) = m {
+        if let Some(m) = m.filter(|&m| ctx.size(m) as usize * self.list.len() > MAX_SUPPORT_CHECKS) {
+            // A wide result: only its bounds get a supporting variable (a check of every value
+            // against every variable took seconds a node on 0..10^6). The assignment is still
+            // exact: assigned variables leave the result one value.
+            let supported = |ctx: &PropagationContext<'_>, a: i64| {
+                i32::try_from(a)
+                    .is_ok_and(|a| ctx.contains(m, a) && self.list.iter().any(|x| ctx.contains(x.var, a)))
+            };
+            let new_lo = (m_lo..=m_hi).find(|&a| supported(ctx, a));
+            let Some(new_lo) = new_lo else {
+                return Err(Conflict);
+            };
+            let new_hi = (new_lo..=m_hi)
+                .rev()
+                .find(|&a| supported(ctx, a))
+                .unwrap_or(new_lo);
+            retain_range(ctx, m, new_lo, new_hi)?;
+            (m_lo, m_hi) = bounds(ctx, m)?;
+        } else if let Some(m) = m {
             with_scratch(|s| {
                 s.values.clear();
                 s.values.extend(

@@ -1106,3 +1106,43 @@ fn channel_across_blocks_of_64() {
         }
     }
 }
+
+#[test]
+fn minimum_and_maximum_of_wide_domains_match_brute_force() {
+    // A result over 0..=100000 and up to 8 variables: past the size at which only the
+    // result's bounds are checked for support. Every assignment of the variables has one
+    // solution, its extreme.
+    let values: [&[i32]; 4] = [
+        &[5, 70_000, 99_999],
+        &[10, 99_999],
+        &[3, 50_000],
+        &[0, 1, 100_000],
+    ];
+    for is_max in [true, false] {
+        for strategy in ["mrv/asc/mac", "dom-wdeg/desc/mac", "static/asc/fc"] {
+            let mut m = Model::new();
+            let xs: Vec<VarId> = values
+                .iter()
+                .map(|vs| m.add_var(Domain::from_values(vs.iter().copied()).unwrap()))
+                .collect();
+            let result = m.int_var(0, 100_000).unwrap();
+            if is_max {
+                m.maximum(&xs, result).unwrap();
+            } else {
+                m.minimum(&xs, result).unwrap();
+            }
+            let mut solver = Solver::new(&m, SearchConfig::with_strategy(strategy.parse().unwrap())).unwrap();
+            let found: Vec<Vec<i32>> = solver.solutions().collect();
+            assert_eq!(
+                found.len(),
+                values.iter().map(|v| v.len()).product::<usize>(),
+                "{strategy} max={is_max}"
+            );
+            for s in &found {
+                let xs = &s[..4];
+                let extreme = if is_max { xs.iter().max() } else { xs.iter().min() };
+                assert_eq!(Some(&s[4]), extreme, "{strategy}: {s:?}");
+            }
+        }
+    }
+}
