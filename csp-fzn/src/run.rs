@@ -9,8 +9,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use csp_core::{
-    Inference, LimitKind, Limits, Outcome, Restarts, SearchConfig, Solver, Stats, Strategy, ValueOrder,
-    VarOrder,
+    Inference, LimitKind, Limits, Outcome, ParallelSolver, Parallelism, Restarts, SearchConfig, Stats,
+    Strategy, ValueOrder, VarOrder,
 };
 
 use crate::output::{SEARCH_COMPLETE, UNKNOWN, UNSATISFIABLE, solution_text};
@@ -39,6 +39,8 @@ pub struct RunOptions {
     pub cancel: Option<Arc<AtomicBool>>,
     /// The time reading took, for the `initTime` statistic.
     pub init_time: Duration,
+    /// `-p N`: the threads the search runs on (csp's `--threads`; 0 and 1: one).
+    pub threads: usize,
 }
 
 /// How a run ended.
@@ -107,7 +109,7 @@ pub fn search_config(instance: &Instance, options: &RunOptions, enumerate: bool)
 
 /// Solves `instance` as `options` ask, printing to `out` as the FlatZinc specification
 /// says. Errors are those of writing.
-pub fn run(instance: &Instance, options: &RunOptions, out: &mut dyn Write) -> io::Result<RunReport> {
+pub fn run(instance: &Instance, options: &RunOptions, out: &mut (dyn Write + Send)) -> io::Result<RunReport> {
     let started = Instant::now();
     let mut report = RunReport {
         status: Status::Unknown,
@@ -144,7 +146,11 @@ pub fn run(instance: &Instance, options: &RunOptions, out: &mut dyn Write) -> io
     if enumerate {
         config.limits.solutions = options.solutions;
     }
-    let mut solver = match Solver::new(&instance.model, config) {
+    let parallelism = Parallelism {
+        threads: options.threads.clamp(1, csp_core::MAX_THREADS),
+        ..Parallelism::default()
+    };
+    let mut solver = match ParallelSolver::with(&instance.model, config, parallelism) {
         Ok(s) => s,
         Err(e) => return Err(io::Error::other(e.to_string())),
     };

@@ -41,7 +41,7 @@ struct Args {
     /// Log what is done (to standard error).
     #[arg(short = 'v')]
     verbose: bool,
-    /// Threads: accepted, csp searches on one.
+    /// Threads: the search runs on N (csp's --threads: exact counts, the optimum shared).
     #[arg(short = 'p', value_name = "N")]
     threads: Option<u64>,
     /// Seed of the random orders.
@@ -90,6 +90,9 @@ fn main() -> ExitCode {
         stats: args.stats,
         cancel: Some(cancel),
         init_time,
+        threads: args
+            .threads
+            .map_or(1, |t| usize::try_from(t).unwrap_or(usize::MAX)),
     };
     if args.verbose {
         let enumerate = args.all || args.solutions.is_some();
@@ -104,15 +107,13 @@ fn main() -> ExitCode {
             config.strategy,
             config.restarts.map_or("none".to_string(), |r| r.to_string()),
         );
-        if let Some(threads) = args.threads.filter(|&t| t > 1) {
-            eprintln!("fzn-csp: -p {threads}: csp searches on one thread");
-        }
         if let Some(why) = &instance.unsat {
             eprintln!("fzn-csp: no solution: {why}");
         }
     }
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    // Not locked for the run: the threads of a parallel search print through it, each
+    // solution in one write.
+    let mut out = std::io::stdout();
     match run(&instance, &options, &mut out) {
         Ok(report) => {
             let _ = out.flush();

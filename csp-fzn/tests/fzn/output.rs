@@ -242,3 +242,68 @@ fn time_limit_and_interruption() {
     assert!(text.contains("obj = "), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The solutions printed, as a sorted list of their texts (each `----------`-terminated).
+fn printed_solutions(text: &str) -> Vec<String> {
+    let mut solutions: Vec<String> = text
+        .split("----------\n")
+        .filter(|part| !part.is_empty() && !part.starts_with("=========="))
+        .map(str::to_string)
+        .collect();
+    solutions.sort();
+    solutions
+}
+
+#[test]
+fn several_threads_print_the_same_solutions_and_optimum() {
+    // Six queens, every solution, and the smallest sum of a permutation's first two values
+    // under a difference constraint.
+    let queens = "array [1..6] of var 1..6: q :: output_array([1..6]);\n\
+        constraint csp_all_different_int(q);\n"
+        .to_string()
+        + &(1..=6)
+            .flat_map(|i| (i + 1..=6).map(move |j| (i, j)))
+            .map(|(i, j)| {
+                format!(
+                    "constraint int_lin_ne([1,-1],[q[{i}],q[{j}]],{d});\nconstraint int_lin_ne([1,-1],[q[{i}],q[{j}]],-{d});\n",
+                    d = j - i
+                )
+            })
+            .collect::<String>()
+        + "solve satisfy;\n";
+    let sequential = run_text(&queens, &all());
+    assert_eq!(printed_solutions(&sequential).len(), 4);
+    for threads in [2, 3, 8] {
+        let options = RunOptions { threads, ..all() };
+        let parallel = run_text(&queens, &options);
+        assert_eq!(
+            printed_solutions(&parallel),
+            printed_solutions(&sequential),
+            "{threads} threads"
+        );
+        assert!(parallel.ends_with("==========\n"), "{parallel}");
+    }
+    let optimise = "array [1..4] of var 1..4: x :: output_array([1..4]);\n\
+        var 2..8: s :: output_var;\n\
+        constraint csp_all_different_int(x);\n\
+        constraint int_lin_eq([1,1,-1],[x[1],x[2],s],0);\n\
+        constraint int_lin_ne([1,-1],[x[1],x[2]],1);\n\
+        constraint int_lin_ne([1,-1],[x[1],x[2]],-1);\n\
+        solve minimize s;\n";
+    let best = |text: &str| {
+        text.lines()
+            .rev()
+            .find(|l| l.starts_with("s = "))
+            .map(str::to_string)
+    };
+    let sequential = run_text(optimise, &RunOptions::default());
+    for threads in [2, 4] {
+        let options = RunOptions {
+            threads,
+            ..RunOptions::default()
+        };
+        let parallel = run_text(optimise, &options);
+        assert_eq!(best(&parallel), best(&sequential), "{threads} threads");
+        assert!(parallel.ends_with("==========\n"), "{parallel}");
+    }
+}
