@@ -10,8 +10,8 @@ use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 
 use csp_core::{
-    ConfigError, Count, LnsConfig, LnsSolver, Model, Optimum, Outcome, ParallelSolver, Parallelism,
-    SearchConfig, Solver, Stats, VarId,
+    ConfigError, Count, LimitKind, LnsConfig, LnsSolver, Model, Optimum, Outcome, ParallelSolver,
+    Parallelism, SearchConfig, Solver, Stats, VarId,
 };
 use pyo3::prelude::*;
 
@@ -171,7 +171,19 @@ fn serve(
                 }
                 let mut parallel = ParallelSolver::with(&model, config, parallelism)?;
                 let answer = match request {
-                    Request::Count(_) => Answer::Count(parallel.count()),
+                    // A cap reached is no limit here, as for the sequential count below.
+                    Request::Count(_) => Answer::Count(match parallel.count() {
+                        Count {
+                            solutions,
+                            limit: Some(LimitKind::Solutions),
+                            ..
+                        } => Count {
+                            solutions,
+                            complete: false,
+                            limit: None,
+                        },
+                        count => count,
+                    }),
                     _ => Answer::Optimum(parallel.optimize()?),
                 };
                 Ok((answer, parallel.stats().clone()))

@@ -127,5 +127,7 @@ def test_counts_on_threads_are_exact():
             solver = csp.Solver(queens(n), threads=threads)
             assert solver.count() == alone, (n, threads)
             assert solver.count() == alone, "each count counts the whole model"
+    capped = csp.Solver(queens(8), threads=2)
+    assert capped.count(limit=10) == 10 and capped.status == "capped"
     with pytest.raises(ValueError):
         csp.Solver(queens(4), threads=0)

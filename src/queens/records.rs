@@ -33,7 +33,6 @@ pub struct SolveLine<'a> {
     pub nodes_to_best: Option<u64>,
     pub nodes_to_proof: Option<u64>,
     pub nogoods: u64,
-    pub subproblems: u64,
     pub objective: Option<i64>,
     pub place_decisions: u64,
     pub probes: u64,
@@ -47,6 +46,7 @@ pub struct SolveLine<'a> {
     pub solutions: u64,
     pub status: &'static str,
     pub strategy: String,
+    pub subproblems: u64,
     pub tie_break: String,
     pub verified: Option<bool>,
 }
@@ -131,7 +131,6 @@ pub struct CountLine {
     pub nodes_to_best: Option<u64>,
     pub nodes_to_proof: Option<u64>,
     pub nogoods: u64,
-    pub subproblems: u64,
     pub objective: Option<i64>,
     pub place_decisions: u64,
     pub probes: u64,
@@ -143,6 +142,7 @@ pub struct CountLine {
     pub solutions: u64,
     pub status: &'static str,
     pub strategy: String,
+    pub subproblems: u64,
     pub symmetry: bool,
     pub tie_break: String,
 }
