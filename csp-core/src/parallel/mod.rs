@@ -341,8 +341,17 @@ impl<'m> ParallelSolver<'m> {
     /// from every thread, one call at a time, in no fixed order. Returns why it stopped
     /// (`None`: exhausted or stopped by the callback).
     pub fn for_each_solution(&mut self, on_solution: impl FnMut(&[i32]) -> bool + Send) -> Option<LimitKind> {
-        let sink = Mutex::new(on_solution);
-        self.for_each_solution_shared(|solution| lock(&sink)(solution))
+        // The callback, and whether it said stop: a thread that was waiting for the lock with
+        // a solution then must not call it again.
+        let sink = Mutex::new((on_solution, false));
+        self.for_each_solution_shared(|solution| {
+            let mut sink = lock(&sink);
+            let (call, stopped) = &mut *sink;
+            if !*stopped {
+                *stopped = !call(solution);
+            }
+            !*stopped
+        })
     }
 
     /// [`ParallelSolver::for_each_solution`] with a callback that the threads call at the

@@ -1523,6 +1523,15 @@ fn check_parallel(
         found.sort();
         prop_assert_eq!(&found, &expected.to_vec(), "{}: solution set", what);
 
+        // A callback that says stop is not called again.
+        let stop_at = 1 + node_limit as usize % 3;
+        let mut calls = 0;
+        parallel(&config).for_each_solution(|_| {
+            calls += 1;
+            calls < stop_at
+        });
+        prop_assert_eq!(calls, stop_at.min(expected.len()), "{}: calls after stop", what);
+
         let mut sequential = Solver::new(model, config.clone()).unwrap();
         let first = sequential.solve();
         let mut solver = parallel(&config).deterministic(true);
