@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::time::Instant;
 
 use csp_core::explain::{Check, SubsetOracle};
-use csp_core::{Outcome, SearchConfig, Solver};
+use csp_core::{Model, Outcome, SearchConfig, Solver};
 
 use crate::dimacs::Graph;
 use crate::error::Position;
@@ -192,23 +192,14 @@ impl SubsetOracle for PartOracle<'_> {
                 return failed;
             }
         };
-        let mut config = self.config.clone();
-        if let Some(d) = self.deadline {
-            let left = d.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return Check::Unknown(csp_core::LimitKind::Time);
-            }
-            config.limits.time = Some(config.limits.time.map_or(left, |t| t.min(left)));
-        }
-        let mut solver = match Solver::new(&model, config) {
-            Ok(s) => s,
+        let (outcome, nodes) = match search_within(&model, &self.config, self.deadline) {
+            Ok(searched) => searched,
             Err(e) => {
-                self.error.get_or_insert_with(|| e.to_string());
+                self.error.get_or_insert(e);
                 return failed;
             }
         };
-        let outcome = solver.solve();
-        self.nodes += solver.stats().nodes;
+        self.nodes += nodes;
         match outcome {
             Outcome::Solved(values) if self.instance.satisfies_units(&values, &keep) => Check::Sat,
             Outcome::Solved(_) => {
@@ -263,22 +254,14 @@ impl SubsetOracle for EdgeOracle<'_> {
                 return failed;
             }
         };
-        let mut config = self.config.clone();
-        if let Some(d) = self.deadline {
-            let left = d.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return Check::Unknown(csp_core::LimitKind::Time);
-            }
-            config.limits.time = Some(config.limits.time.map_or(left, |t| t.min(left)));
-        }
-        let mut solver = match Solver::new(&model, config) {
-            Ok(s) => s,
+        let outcome = match search_within(&model, &self.config, self.deadline) {
+            Ok((outcome, _)) => outcome,
             Err(e) => {
-                self.error.get_or_insert_with(|| e.to_string());
+                self.error.get_or_insert(e);
                 return failed;
             }
         };
-        match solver.solve() {
+        match outcome {
             Outcome::Solved(c) if part.edges.iter().all(|&(u, v)| c[u] != c[v]) => Check::Sat,
             Outcome::Solved(_) => {
                 self.error.get_or_insert_with(|| {
@@ -290,4 +273,25 @@ impl SubsetOracle for EdgeOracle<'_> {
             Outcome::Limit(kind) => Check::Unknown(kind),
         }
     }
+}
+
+/// One search of `model` for a solution under `config`, within `deadline` (a deadline passed
+/// is a time limit reached): the outcome and the nodes it took, or the message of a
+/// configuration the solver refuses.
+fn search_within(
+    model: &Model,
+    config: &SearchConfig,
+    deadline: Option<Instant>,
+) -> Result<(Outcome, u64), String> {
+    let mut config = config.clone();
+    if let Some(d) = deadline {
+        let left = d.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Ok((Outcome::Limit(csp_core::LimitKind::Time), 0));
+        }
+        config.limits.time = Some(config.limits.time.map_or(left, |t| t.min(left)));
+    }
+    let mut solver = Solver::new(model, config).map_err(|e| e.to_string())?;
+    let outcome = solver.solve();
+    Ok((outcome, solver.stats().nodes))
 }
