@@ -187,9 +187,13 @@ impl<'m> ParallelSolver<'m> {
         &self.stats
     }
 
-    /// The sequential solver, for one thread.
-    fn sequential(&self) -> Solver<'m> {
-        Solver::new(self.model, self.config.clone()).expect("checked by ParallelSolver::new")
+    /// Runs `search` on the sequential solver, whose statistics become this run's.
+    fn on_one_thread<T>(&mut self, search: impl FnOnce(&mut Solver<'m>) -> T) -> T {
+        let mut solver =
+            Solver::new(self.model, self.config.clone()).expect("checked by ParallelSolver::new");
+        let result = search(&mut solver);
+        self.stats = solver.stats().clone();
+        result
     }
 
     /// Cuts the search space into pieces.
@@ -209,18 +213,15 @@ impl<'m> ParallelSolver<'m> {
     /// Counts the solutions, up to `limits.solutions` if set ([`Solver::count`]).
     pub fn count(&mut self) -> Count {
         if self.threads == 1 {
-            let mut solver = self.sequential();
-            let count = solver.count();
-            self.stats = solver.stats().clone();
-            return count;
+            return self.on_one_thread(|solver| solver.count());
         }
         let started = Instant::now();
         let cap = self.config.limits.solutions;
         let decomposition = self.decompose();
         let pool = Pool::new(self.model, &self.config, &decomposition, self.threads, started);
-        let found = AtomicUsize::new(0);
+        let found = AtomicU64::new(0);
         let add = |n: u64| {
-            let total = found.fetch_add(n as usize, Ordering::Relaxed) as u64 + n;
+            let total = found.fetch_add(n, Ordering::Relaxed) + n;
             if cap.is_some_and(|cap| total >= cap) {
                 pool.halt(Some(LimitKind::Solutions));
             }
@@ -242,7 +243,7 @@ impl<'m> ParallelSolver<'m> {
                 pool.settle(&solver, path, start);
             }
         });
-        let mut total = found.load(Ordering::Relaxed) as u64;
+        let mut total = found.load(Ordering::Relaxed);
         if let Some(cap) = cap {
             total = total.min(cap);
         }
@@ -264,10 +265,7 @@ impl<'m> ParallelSolver<'m> {
     /// runs on one thread.
     pub fn solve(&mut self) -> Outcome {
         if self.threads == 1 || (self.deterministic && !chooses_from_domains(&self.config)) {
-            let mut solver = self.sequential();
-            let outcome = solver.solve();
-            self.stats = solver.stats().clone();
-            return outcome;
+            return self.on_one_thread(|solver| solver.solve());
         }
         if self.config.limits.solutions == Some(0) {
             return Outcome::Limit(LimitKind::Solutions);
@@ -362,10 +360,7 @@ impl<'m> ParallelSolver<'m> {
         on_solution: impl Fn(&[i32]) -> bool + Sync,
     ) -> Option<LimitKind> {
         if self.threads == 1 {
-            let mut solver = self.sequential();
-            let stopped = solver.for_each_solution(on_solution);
-            self.stats = solver.stats().clone();
-            return stopped;
+            return self.on_one_thread(|solver| solver.for_each_solution(on_solution));
         }
         let started = Instant::now();
         let cap = self.config.limits.solutions;
@@ -432,10 +427,7 @@ impl<'m> ParallelSolver<'m> {
     ) -> Result<Optimum, ConfigError> {
         let objective = self.model.objective().ok_or(ConfigError::NoObjective)?;
         if self.threads == 1 {
-            let mut solver = self.sequential();
-            let optimum = solver.optimize_with(on_improvement);
-            self.stats = solver.stats().clone();
-            return optimum;
+            return self.on_one_thread(|solver| solver.optimize_with(on_improvement));
         }
         let started = Instant::now();
         let decomposition = self.decompose();

@@ -32,6 +32,18 @@ enum WeightRule {
     Fixed,
 }
 
+/// The weighted degree of variable `v` with nothing assigned: the weights of its constraints
+/// that count under the paper's rule.
+fn weighted_degree(scopes: &Scopes, constraint_weight: &[u64], v: usize) -> u64 {
+    scopes
+        .of_var
+        .row(v)
+        .iter()
+        .filter(|m| scopes.counts(m.constraint as usize))
+        .map(|m| constraint_weight[m.constraint as usize])
+        .sum()
+}
+
 /// The weights a search ended with ([`FailureWeights::learnt`]): what a thread of parallel
 /// search hands from one subproblem to its next, as a sequential search would keep them
 /// from one subtree to the next.
@@ -79,18 +91,16 @@ impl FailureWeights {
             _ => WeightRule::All,
         };
         match (rule, scopes) {
-            (WeightRule::Unassigned, Some(scopes)) => FailureWeights {
-                var_weight: (0..network.num_vars())
-                    .map(|v| {
-                        let row = scopes.of_var.row(v);
-                        row.iter()
-                            .filter(|m| scopes.counts(m.constraint as usize))
-                            .count() as u64
-                    })
-                    .collect(),
-                rule,
-                constraint_weight: vec![1; scopes.unassigned.len()],
-            },
+            (WeightRule::Unassigned, Some(scopes)) => {
+                let constraint_weight = vec![1; scopes.unassigned.len()];
+                FailureWeights {
+                    var_weight: (0..network.num_vars())
+                        .map(|v| weighted_degree(scopes, &constraint_weight, v))
+                        .collect(),
+                    rule,
+                    constraint_weight,
+                }
+            }
             _ => FailureWeights {
                 var_weight: network.degrees(),
                 rule,
@@ -115,13 +125,7 @@ impl FailureWeights {
             (WeightRule::Unassigned, Some(scopes)) => {
                 self.constraint_weight.clone_from(&learnt.constraint_weight);
                 for (v, weight) in self.var_weight.iter_mut().enumerate() {
-                    *weight = scopes
-                        .of_var
-                        .row(v)
-                        .iter()
-                        .filter(|m| scopes.counts(m.constraint as usize))
-                        .map(|m| self.constraint_weight[m.constraint as usize])
-                        .sum();
+                    *weight = weighted_degree(scopes, &self.constraint_weight, v);
                 }
             }
             _ => self.var_weight.clone_from(&learnt.var_weight),
