@@ -1,7 +1,6 @@
 //! The output format and the flags, as the FlatZinc specification gives them.
 
 use std::process::Command;
-use std::time::Duration;
 
 use csp_fzn::RunOptions;
 
@@ -222,18 +221,26 @@ fn time_limit_and_interruption() {
     let opt = opt.replace(&format!("constraint int_ne(p{}, p{});\n", n - 2, n - 1), "");
     let path = dir.join("pigeons-opt.fzn");
     std::fs::write(&path, &opt).expect("writing");
-    let child = Command::new(exe)
+    // `-i` prints each better solution: the signal is sent once the first is out (the
+    // handler is installed by then), not after a guess at how long that takes.
+    let mut child = Command::new(exe)
+        .arg("-i")
         .arg(&path)
         .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("spawn");
-    std::thread::sleep(Duration::from_millis(700));
+    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("piped"));
+    let mut text = String::new();
+    while !text.ends_with("----------\n") && !text.ends_with("==========\n") {
+        let read = std::io::BufRead::read_line(&mut stdout, &mut text).expect("reading");
+        assert!(read > 0, "fzn-csp ended before a solution: {text}");
+    }
     let _ = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status();
-    let out = child.wait_with_output().expect("waiting");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    std::io::Read::read_to_string(&mut stdout, &mut text).expect("reading");
+    let status = child.wait().expect("waiting");
+    assert_eq!(status.code(), Some(0), "{text}");
     // Either the search finished (the optimum) or the best so far, whole.
     assert!(
         text.ends_with("----------\n") || text.ends_with("==========\n"),
