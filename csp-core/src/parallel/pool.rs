@@ -40,8 +40,6 @@ pub(super) struct Pool<'a> {
     totals: Mutex<Stats>,
     /// The constraint weights the threads learnt, pooled (see [`Pool::solver`]).
     learnt: Mutex<Option<LearntWeights>>,
-    /// Every piece was searched to its end.
-    unfinished: AtomicBool,
 }
 
 /// Locks `mutex`, whatever a panicking thread left in it (the panic is passed on anyway).
@@ -74,7 +72,6 @@ impl<'a> Pool<'a> {
                 .map(|n| AtomicU64::new(n.saturating_sub(used.nodes))),
             totals: Mutex::new(used.clone()),
             learnt: Mutex::new(decomposition.learnt.clone()),
-            unfinished: AtomicBool::new(false),
         };
         if let Some(kind) = decomposition.limit {
             pool.halt(Some(kind));
@@ -116,8 +113,7 @@ impl<'a> Pool<'a> {
 
     /// The index of the next piece to search, if the run goes on.
     fn take(&self) -> Option<usize> {
-        if self.stop.load(Ordering::Relaxed) {
-            self.unfinished.store(true, Ordering::Relaxed);
+        if self.stopping() {
             return None;
         }
         let index = self.next.fetch_add(1, Ordering::Relaxed);
@@ -149,7 +145,6 @@ impl<'a> Pool<'a> {
         if let Some(kind) = reason {
             lock(&self.stopped_by).get_or_insert(kind);
         }
-        self.unfinished.store(true, Ordering::Relaxed);
         self.stop.store(true, Ordering::Relaxed);
     }
 
@@ -163,9 +158,10 @@ impl<'a> Pool<'a> {
         *lock(&self.stopped_by)
     }
 
-    /// Whether every piece was searched to its end (no limit, no early answer).
+    /// Whether every piece was searched to its end: the run was never stopped (by a limit or
+    /// an early answer), which also interrupts the pieces being searched.
     pub(super) fn finished(&self) -> bool {
-        !self.unfinished.load(Ordering::Relaxed) && self.next.load(Ordering::Relaxed) >= self.pieces.len()
+        !self.stopping() && self.next.load(Ordering::Relaxed) >= self.pieces.len()
     }
 
     /// A solver confined to the piece `path`, under what is left of the run's time limit,
