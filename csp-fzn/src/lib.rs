@@ -47,7 +47,7 @@ pub use output::{Output, SEARCH_COMPLETE, SOLUTION_END, UNKNOWN, UNSATISFIABLE, 
 pub use parser::parse;
 pub use post::Term;
 pub use reader::{Goal, Instance};
-pub use run::{RunOptions, RunReport, Status, run, search_config};
+pub use run::{RunOptions, RunReport, Status, StrategyFlags, run, search_config};
 pub use search::SearchSpec;
 pub use set::IntSet;
 

@@ -9,8 +9,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use csp_core::{
-    Inference, LimitKind, Limits, Outcome, ParallelSolver, Parallelism, Restarts, SearchConfig, Stats,
-    Strategy, ValueOrder, VarOrder,
+    Backjump, Inference, LimitKind, Limits, Outcome, ParallelSolver, Parallelism, Restarts, SearchConfig,
+    Stats, Strategy, TieBreak, ValueOrder, VarOrder,
 };
 
 use crate::output::{SEARCH_COMPLETE, UNKNOWN, UNSATISFIABLE, solution_text};
@@ -41,6 +41,57 @@ pub struct RunOptions {
     pub init_time: Duration,
     /// `-p N`: the threads the search runs on (csp's `--threads`; 0 and 1: one).
     pub threads: usize,
+    /// csp's own strategy flags, over the annotations and the defaults.
+    pub strategy: StrategyFlags,
+}
+
+/// csp's strategy flags (`--var`, `--val`, `--inference`, `--tie-break`, `--restarts`,
+/// `--backjump`, under the names every csp command gives them): each one given replaces
+/// that part of the annotation's strategy or of the default. A variable order, value
+/// order or inference given without `--restarts` searches without restarts, as an
+/// annotated search does, so that the textbook strategies count their textbook nodes.
+#[derive(Clone, Debug, Default)]
+pub struct StrategyFlags {
+    /// `--var`.
+    pub var: Option<VarOrder>,
+    /// `--val`.
+    pub value: Option<ValueOrder>,
+    /// `--inference`.
+    pub inference: Option<Inference>,
+    /// `--tie-break`.
+    pub tie_break: Option<TieBreak>,
+    /// `--restarts`: `Some(None)` is `--restarts none`.
+    pub restarts: Option<Option<Restarts>>,
+    /// `--backjump`.
+    pub backjump: Option<Backjump>,
+}
+
+impl StrategyFlags {
+    /// Whether a part of the strategy itself was given.
+    fn sets_strategy(&self) -> bool {
+        self.var.is_some() || self.value.is_some() || self.inference.is_some()
+    }
+
+    /// `config` with the flags given put over it.
+    fn apply(&self, config: SearchConfig) -> SearchConfig {
+        let base = config.strategy;
+        let restarts = match self.restarts {
+            Some(r) => r,
+            None if self.sets_strategy() || self.backjump.is_some() => None,
+            None => config.restarts,
+        };
+        SearchConfig {
+            strategy: Strategy::new(
+                self.var.unwrap_or(base.var_order),
+                self.value.unwrap_or(base.value_order),
+                self.inference.unwrap_or(base.inference),
+            ),
+            tie_break: self.tie_break.unwrap_or(config.tie_break),
+            backjump: self.backjump.unwrap_or(config.backjump),
+            restarts,
+            ..config
+        }
+    }
 }
 
 /// How a run ended.
@@ -75,8 +126,14 @@ pub struct RunReport {
 /// The search configuration for `instance` under `options`: the annotation's orders
 /// (unless `-f`) with maintained arc consistency, else csp's defaults for instance files
 /// (`run-robin/asc/mac` with geometric restarts to solve or optimise, `dom-wdeg/asc/mac`
-/// without restarts to enumerate, as `csp solve` and `csp count` have).
+/// without restarts to enumerate, as `csp solve` and `csp count` have); then csp's own
+/// strategy flags over it ([`StrategyFlags`]). The caller checks that the whole fits
+/// together ([`SearchConfig::check`]).
 pub fn search_config(instance: &Instance, options: &RunOptions, enumerate: bool) -> SearchConfig {
+    options.strategy.apply(annotated_config(instance, options, enumerate))
+}
+
+fn annotated_config(instance: &Instance, options: &RunOptions, enumerate: bool) -> SearchConfig {
     let spec = &instance.search;
     let (var, value) = if options.free || !spec.annotated {
         (None, None)

@@ -5,6 +5,9 @@
 //! which stop the search and print the best solution found); 1 when the model cannot be
 //! read or run (a syntax error, a float or set variable, an unknown constraint: the
 //! message names its line); 2 for bad flags.
+//!
+//! Beside the standard flags, csp's own strategy flags (`--var`, `--val`, `--inference`,
+//! ...) replace the annotation's strategy; MiniZinc passes them with `--fzn-flags`.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -16,7 +19,12 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use signal_hook::consts::{SIGINT, SIGTERM};
 
-use csp_fzn::{Instance, RunOptions, run, search_config};
+use csp_core::{Backjump, Inference, Restarts, TieBreak, ValueOrder, VarOrder};
+use csp_fzn::{Instance, RunOptions, StrategyFlags, run, search_config};
+
+fn parse_restarts(text: &str) -> Result<Option<Restarts>, String> {
+    Restarts::parse(text).map_err(|e| e.to_string())
+}
 
 /// Solves a FlatZinc model with csp.
 #[derive(Parser, Debug)]
@@ -50,6 +58,25 @@ struct Args {
     /// Wall-clock time limit in milliseconds, counted from the start.
     #[arg(short = 't', value_name = "MS")]
     time: Option<u64>,
+    /// csp's variable order (over the annotation's): static, mrv, mrv-degree, dom-wdeg, ...
+    /// (as `csp solve --var`). Without --restarts, the search does not restart.
+    #[arg(long = "var", value_name = "ORDER")]
+    var_order: Option<VarOrder>,
+    /// csp's value order: asc, lcv, desc, random, saved.
+    #[arg(long = "val", value_name = "ORDER")]
+    value_order: Option<ValueOrder>,
+    /// csp's inference: none, fc, mac.
+    #[arg(long, value_name = "KIND")]
+    inference: Option<Inference>,
+    /// Tie-breaking in the variable order: lowest, random.
+    #[arg(long, value_name = "RULE")]
+    tie_break: Option<TieBreak>,
+    /// Restarts: none, luby[:SCALE], geometric[:FIRST[:FACTOR]].
+    #[arg(long, value_name = "POLICY", value_parser = parse_restarts)]
+    restarts: Option<Option<Restarts>>,
+    /// Backjumping: none, bj, cbj (with --inference none or fc, without restarts).
+    #[arg(long, value_name = "KIND")]
+    backjump: Option<Backjump>,
     /// The FlatZinc file.
     model: PathBuf,
 }
@@ -93,7 +120,23 @@ fn main() -> ExitCode {
         threads: args
             .threads
             .map_or(1, |t| usize::try_from(t).unwrap_or(usize::MAX)),
+        strategy: StrategyFlags {
+            var: args.var_order,
+            value: args.value_order,
+            inference: args.inference,
+            tie_break: args.tie_break,
+            restarts: args.restarts,
+            backjump: args.backjump,
+        },
     };
+    // Flags that do not fit together (backjumping with restarts or maintained arc
+    // consistency, ...) are refused before any search, as bad flags.
+    for enumerate in [false, true] {
+        if let Err(e) = search_config(&instance, &options, enumerate).check() {
+            eprintln!("fzn-csp: error: {e}");
+            return ExitCode::from(2);
+        }
+    }
     if args.verbose {
         let enumerate = args.all || args.solutions.is_some();
         let config = search_config(&instance, &options, enumerate);

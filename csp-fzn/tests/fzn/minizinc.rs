@@ -9,14 +9,15 @@ use std::process::Command;
 
 const MODELS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fzn/models");
 
-/// A directory with the two solver configurations, or why the comparison cannot run.
-fn setup() -> Result<PathBuf, String> {
+/// A directory of the test `name`'s own with the two solver configurations, or why the
+/// comparison cannot run.
+fn setup(name: &str) -> Result<PathBuf, String> {
     let version = Command::new("minizinc").arg("--version").output();
     if !version.is_ok_and(|o| o.status.success()) {
         return Err("minizinc is not installed".into());
     }
     let gecode = which("fzn-gecode").ok_or("fzn-gecode is not installed")?;
-    let dir = std::env::temp_dir().join(format!("csp-fzn-minizinc-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("csp-fzn-minizinc-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let lib = concat!(env!("CARGO_MANIFEST_DIR"), "/share/minizinc/csp");
     let exe = env!("CARGO_BIN_EXE_fzn-csp");
@@ -76,7 +77,7 @@ fn solve(msc: &Path, model: &str, flags: &[&str]) -> String {
 
 #[test]
 fn models_against_gecode() {
-    let dir = match setup() {
+    let dir = match setup("models") {
         Ok(dir) => dir,
         Err(why) => {
             println!("skipped: {why}");
@@ -145,5 +146,40 @@ fn models_against_gecode() {
         3,
         "{text}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn textbook_nodes_through_minizinc() {
+    // 8-queens written in MiniZinc with pairwise disequalities and no annotation, run as
+    // `minizinc --solver csp -s --fzn-flags "--var V --val L --inference I"`: the first
+    // solution's nodes are those of `csp queens solve 8 --model pairwise`, for each of the
+    // 18 textbook strategies.
+    let dir = match setup("textbook") {
+        Ok(dir) => dir,
+        Err(why) => {
+            println!("skipped: {why}");
+            return;
+        }
+    };
+    let csp = dir.join("csp.msc");
+    for strategy in csp_core::Strategy::textbook() {
+        let flags = format!(
+            "--var {} --val {} --inference {}",
+            strategy.var_order, strategy.value_order, strategy.inference
+        );
+        let text = solve(&csp, "queens_pairwise.mzn", &["-s", "--fzn-flags", &flags]);
+        let queens = csp_queens::solve(
+            8,
+            csp_queens::Encoding::Pairwise,
+            csp_core::SearchConfig::with_strategy(strategy),
+        )
+        .expect("queens");
+        assert_eq!(
+            crate::output::nodes_statistic(&text),
+            queens.stats.nodes,
+            "{strategy}: {text}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

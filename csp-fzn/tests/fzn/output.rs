@@ -2,7 +2,7 @@
 
 use std::process::Command;
 
-use csp_fzn::RunOptions;
+use csp_fzn::{RunOptions, StrategyFlags};
 
 use crate::run_text;
 
@@ -313,4 +313,133 @@ fn several_threads_print_the_same_solutions_and_optimum() {
         assert_eq!(best(&parallel), best(&sequential), "{threads} threads");
         assert!(parallel.ends_with("==========\n"), "{parallel}");
     }
+}
+
+/// n-queens as MiniZinc flattens the textbook model: for each pair of columns, three
+/// `int_lin_ne` on the two rows (`q[i] != q[j]` and the two diagonals).
+fn pairwise_queens(n: usize) -> String {
+    let mut fzn = String::from("array [1..2] of int: c = [1, -1];\n");
+    for i in 1..=n {
+        fzn.push_str(&format!("var 1..{n}: q{i} :: output_var;\n"));
+    }
+    for i in 1..=n {
+        for j in i + 1..=n {
+            let d = (j - i) as i64;
+            for k in [0, d, -d] {
+                fzn.push_str(&format!("constraint int_lin_ne(c, [q{i}, q{j}], {k});\n"));
+            }
+        }
+    }
+    fzn + "solve satisfy;\n"
+}
+
+/// The `nodes` statistic of a `-s` run.
+pub fn nodes_statistic(text: &str) -> u64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix("%%%mzn-stat: nodes="))
+        .unwrap_or_else(|| panic!("no nodes statistic in\n{text}"))
+        .parse()
+        .expect("a node count")
+}
+
+#[test]
+fn strategy_flags_count_the_textbook_nodes() {
+    // csp's own strategy flags replace the default strategy; on the textbook model each
+    // of the 18 strategies expands the nodes `csp queens solve --model pairwise` does,
+    // and finds the same first solution.
+    for n in [6, 8] {
+        let fzn = pairwise_queens(n);
+        for strategy in csp_core::Strategy::textbook() {
+            let options = RunOptions {
+                stats: true,
+                strategy: StrategyFlags {
+                    var: Some(strategy.var_order),
+                    value: Some(strategy.value_order),
+                    inference: Some(strategy.inference),
+                    ..StrategyFlags::default()
+                },
+                ..RunOptions::default()
+            };
+            let text = run_text(&fzn, &options);
+            let queens = csp_queens::solve(
+                n,
+                csp_queens::Encoding::Pairwise,
+                csp_core::SearchConfig::with_strategy(strategy),
+            )
+            .expect("queens");
+            assert_eq!(nodes_statistic(&text), queens.stats.nodes, "{n} queens, {strategy}");
+            let rows = queens.rows().expect("a solution");
+            for (i, row) in rows.iter().enumerate() {
+                let line = format!("q{} = {};", i + 1, row + 1);
+                assert!(text.contains(&line), "{n} queens, {strategy}: {line} in\n{text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn search_annotations_count_the_textbook_nodes() {
+    // `int_search` maps onto the same orders, with maintained arc consistency.
+    let n = 8;
+    let vars: Vec<String> = (1..=n).map(|i| format!("q{i}")).collect();
+    for (choice, var) in [
+        ("input_order", "static"),
+        ("first_fail", "mrv"),
+        ("most_constrained", "mrv-degree"),
+    ] {
+        let fzn = pairwise_queens(n).replace(
+            "solve satisfy;",
+            &format!(
+                "solve :: int_search([{}], {choice}, indomain_min, complete) satisfy;",
+                vars.join(", ")
+            ),
+        );
+        let text = run_text(
+            &fzn,
+            &RunOptions {
+                stats: true,
+                ..RunOptions::default()
+            },
+        );
+        let strategy = format!("{var}/asc/mac").parse().expect("a strategy");
+        let queens = csp_queens::solve(
+            n,
+            csp_queens::Encoding::Pairwise,
+            csp_core::SearchConfig::with_strategy(strategy),
+        )
+        .expect("queens");
+        assert_eq!(nodes_statistic(&text), queens.stats.nodes, "{choice}: {text}");
+    }
+}
+
+#[test]
+fn strategy_flags_that_do_not_fit_are_refused() {
+    // Exit code 2, before any search: backjumping does not run under maintained arc
+    // consistency.
+    let dir = std::env::temp_dir().join(format!("csp-fzn-flags-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let path = dir.join("q.fzn");
+    std::fs::write(&path, pairwise_queens(4)).expect("writing");
+    let out = Command::new(env!("CARGO_BIN_EXE_fzn-csp"))
+        .args(["--inference", "mac", "--backjump", "cbj"])
+        .arg(&path)
+        .output()
+        .expect("running fzn-csp");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let out = Command::new(env!("CARGO_BIN_EXE_fzn-csp"))
+        .args(["-s", "--var", "static", "--val", "asc", "--inference", "none"])
+        .arg(&path)
+        .output()
+        .expect("running fzn-csp");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let queens = csp_queens::solve(
+        4,
+        csp_queens::Encoding::Pairwise,
+        csp_core::SearchConfig::with_strategy("static/asc/none".parse().expect("a strategy")),
+    )
+    .expect("queens");
+    assert_eq!(nodes_statistic(&text), queens.stats.nodes, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
