@@ -46,6 +46,12 @@ pub enum Error {
         /// What.
         message: String,
     },
+    /// A limit (the time limit, SIGINT or SIGTERM) stopped the reading or the posting.
+    #[error("{0} while reading")]
+    Limit(csp_core::LimitKind),
+    /// The file, or what it takes to hold it, is larger than the limits allow.
+    #[error("{0}")]
+    TooLarge(String),
     /// The file could not be read.
     #[error("{path}: {source}")]
     Io {
@@ -63,7 +69,15 @@ impl Error {
             Error::Syntax { pos, .. } | Error::Unsupported { pos, .. } | Error::Invalid { pos, .. } => {
                 Some(*pos)
             }
-            Error::Io { .. } => None,
+            Error::Io { .. } | Error::Limit(_) | Error::TooLarge(_) => None,
+        }
+    }
+
+    /// The limit that stopped the reading, if one did.
+    pub fn limit(&self) -> Option<csp_core::LimitKind> {
+        match self {
+            Error::Limit(kind) => Some(*kind),
+            _ => None,
         }
     }
 

@@ -32,6 +32,7 @@
 pub mod ast;
 mod error;
 mod lexer;
+mod limits;
 mod output;
 mod parser;
 mod post;
@@ -40,11 +41,13 @@ mod run;
 mod search;
 mod set;
 
+use std::io::Read;
 use std::path::Path;
 
 pub use error::{Error, Pos, Result};
+pub use limits::{DEFAULT_MAX_INPUT, MAX_SYNTAX_MEMORY, ReadLimits};
 pub use output::{Output, SEARCH_COMPLETE, SOLUTION_END, UNKNOWN, UNSATISFIABLE, solution_text};
-pub use parser::parse;
+pub use parser::{parse, parse_within};
 pub use post::Term;
 pub use reader::{Goal, Instance};
 pub use run::{RunOptions, RunReport, Status, StrategyFlags, run, search_config};
@@ -55,16 +58,54 @@ impl Instance {
     /// Reads FlatZinc text.
     #[allow(clippy::should_implement_trait)]
     pub fn from_str(text: &str) -> Result<Instance> {
-        reader::read(&parser::parse(text)?)
+        Instance::from_str_within(text, &ReadLimits::default())
+    }
+
+    /// Reads FlatZinc text within `limits`.
+    pub fn from_str_within(text: &str, limits: &ReadLimits) -> Result<Instance> {
+        reader::read_within(&parser::parse_within(text, limits)?, limits)
     }
 
     /// Reads a FlatZinc file.
     pub fn from_path(path: impl AsRef<Path>) -> Result<Instance> {
+        Instance::from_path_within(path, &ReadLimits::default())
+    }
+
+    /// Reads a FlatZinc file (`-`: standard input) within `limits`: a file larger than
+    /// [`ReadLimits::max_input`] is refused before it is held whole.
+    pub fn from_path_within(path: impl AsRef<Path>, limits: &ReadLimits) -> Result<Instance> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        let io = |source| Error::Io {
             path: path.display().to_string(),
             source,
+        };
+        let too_large = || {
+            Error::TooLarge(format!(
+                "larger than the input limit of {} bytes",
+                limits.max_input
+            ))
+        };
+        // A regular file's size is known before any byte is read; a pipe's is counted.
+        if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > limits.max_input) {
+            return Err(too_large());
+        }
+        let mut bytes = Vec::new();
+        let cap = limits.max_input.saturating_add(1);
+        let read = if path.as_os_str() == "-" {
+            std::io::stdin().lock().take(cap).read_to_end(&mut bytes)
+        } else {
+            std::fs::File::open(path).and_then(|f| f.take(cap).read_to_end(&mut bytes))
+        };
+        read.map_err(io)?;
+        if bytes.len() as u64 > limits.max_input {
+            return Err(too_large());
+        }
+        let text = String::from_utf8(bytes).map_err(|e| {
+            io(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+            ))
         })?;
-        Instance::from_str(&text)
+        Instance::from_str_within(&text, limits)
     }
 }

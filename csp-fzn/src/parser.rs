@@ -4,8 +4,11 @@
 //! error names the line and column of the token where it was found.
 
 use crate::ast::{Ast, BaseType, Constraint, Decl, Expr, Goal, Solve, Type};
+use std::collections::VecDeque;
+
 use crate::error::{Error, Pos, Result};
-use crate::lexer::{Tok, tokens};
+use crate::lexer::{Lexer, Tok};
+use crate::limits::{Budget, MAX_SYNTAX_MEMORY, ReadLimits};
 use crate::set::IntSet;
 
 /// The deepest nesting of arrays and annotation calls read (FlatZinc itself nests two
@@ -14,38 +17,94 @@ const MAX_DEPTH: usize = 64;
 
 /// Parses a FlatZinc model.
 pub fn parse(text: &str) -> Result<Ast> {
-    let mut p = Parser {
-        toks: tokens(text)?,
-        at: 0,
-        depth: 0,
-    };
-    p.model()
+    parse_within(text, &ReadLimits::default())
 }
 
-struct Parser {
-    toks: Vec<(Tok, Pos)>,
-    at: usize,
+/// Parses a FlatZinc model within `limits` (the deadline, the cancel flag and
+/// [`MAX_SYNTAX_MEMORY`]).
+pub fn parse_within(text: &str, limits: &ReadLimits) -> Result<Ast> {
+    let mut p = Parser {
+        lexer: Lexer::new(text),
+        ahead: VecDeque::with_capacity(3),
+        stop: None,
+        budget: Budget::new(limits),
+        syntax_bytes: 0,
+        depth: 0,
+    };
+    p.fill();
+    let ast = p.model();
+    // What stopped the tokens (a bad character, a limit) comes first: the parser saw
+    // only the end of the file there.
+    match p.stop.take() {
+        Some(e) => Err(e),
+        None => ast,
+    }
+}
+
+struct Parser<'a> {
+    lexer: Lexer<'a>,
+    /// The next tokens: always two or more (the end of the file repeats).
+    ahead: VecDeque<(Tok, Pos)>,
+    /// Why the tokens ended early: the lexer's error or a limit. The parser then sees
+    /// the end of the file.
+    stop: Option<Error>,
+    budget: Budget<'a>,
+    /// The estimated bytes of the syntax tree: a node per token, with its text.
+    syntax_bytes: u64,
     depth: usize,
 }
 
-impl Parser {
+impl Parser<'_> {
+    /// Reads tokens until two are ahead.
+    fn fill(&mut self) {
+        while self.ahead.len() < 2 {
+            let eof_at = self.ahead.back().map_or(self.lexer.pos(), |t| t.1);
+            if self.stop.is_some() || self.ahead.back().is_some_and(|t| t.0 == Tok::Eof) {
+                self.ahead.push_back((Tok::Eof, eof_at));
+                continue;
+            }
+            match self.lexer.token().and_then(|t| self.count(t)) {
+                Ok(t) => self.ahead.push_back(t),
+                Err(e) => {
+                    self.stop = Some(e);
+                    self.ahead.push_back((Tok::Eof, eof_at));
+                }
+            }
+        }
+    }
+
+    /// Counts a token against the limits.
+    fn count(&mut self, (tok, pos): (Tok, Pos)) -> Result<(Tok, Pos)> {
+        self.budget.step()?;
+        let text = match &tok {
+            Tok::Ident(s) | Tok::Str(s) => s.len(),
+            _ => 0,
+        };
+        self.syntax_bytes += (std::mem::size_of::<Expr>() + text) as u64;
+        if self.syntax_bytes > MAX_SYNTAX_MEMORY {
+            return Err(Error::TooLarge(format!(
+                "{pos}: the model takes more than {} GiB to hold as read",
+                MAX_SYNTAX_MEMORY >> 30
+            )));
+        }
+        Ok((tok, pos))
+    }
+
     fn peek(&self) -> &Tok {
-        &self.toks[self.at.min(self.toks.len() - 1)].0
+        &self.ahead[0].0
     }
 
     fn peek2(&self) -> &Tok {
-        &self.toks[(self.at + 1).min(self.toks.len() - 1)].0
+        &self.ahead[1].0
     }
 
     fn pos(&self) -> Pos {
-        self.toks[self.at.min(self.toks.len() - 1)].1
+        self.ahead[0].1
     }
 
     fn next(&mut self) -> Tok {
-        let t = self.peek().clone();
-        if self.at < self.toks.len() - 1 {
-            self.at += 1;
-        }
+        let t = self.ahead.pop_front().map_or(Tok::Eof, |t| t.0);
+        self.fill();
         t
     }
 

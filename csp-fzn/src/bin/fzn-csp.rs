@@ -20,7 +20,7 @@ use clap::Parser;
 use signal_hook::consts::{SIGINT, SIGTERM};
 
 use csp_core::{Backjump, Inference, Restarts, TieBreak, ValueOrder, VarOrder};
-use csp_fzn::{Instance, RunOptions, StrategyFlags, run, search_config};
+use csp_fzn::{Instance, ReadLimits, RunOptions, StrategyFlags, run, search_config};
 
 fn parse_restarts(text: &str) -> Result<Option<Restarts>, String> {
     Restarts::parse(text).map_err(|e| e.to_string())
@@ -94,8 +94,20 @@ fn main() -> ExitCode {
             eprintln!("fzn-csp: cannot handle signal {signal}: {e}");
         }
     }
-    let instance = match Instance::from_path(&args.model) {
+    // The time limit holds from the start: reading and posting count.
+    let limits = ReadLimits {
+        deadline: args.time.map(|ms| started + Duration::from_millis(ms)),
+        cancel: Some(Arc::clone(&cancel)),
+        ..ReadLimits::default()
+    };
+    let instance = match Instance::from_path_within(&args.model, &limits) {
         Ok(instance) => instance,
+        Err(e) if e.limit().is_some() => {
+            // Stopped before any search: no answer, as the specification writes it.
+            println!("{}", csp_fzn::UNKNOWN);
+            eprintln!("fzn-csp: {}: {e}", args.model.display());
+            return ExitCode::SUCCESS;
+        }
         Err(e) => {
             eprintln!("fzn-csp: error: {}: {e}", args.model.display());
             return ExitCode::from(1);

@@ -10,6 +10,7 @@ use csp_core::{Domain, MAX_DOMAIN_SPAN, Model};
 
 use crate::ast::{Ast, Expr, Goal as AstGoal};
 use crate::error::{Error, Result};
+use crate::limits::ReadLimits;
 use crate::output::Output;
 use crate::post::{Poster, Term};
 use crate::search::SearchSpec;
@@ -55,8 +56,9 @@ pub struct Instance {
 /// The widest domain csp holds, as an `i128` span.
 const MAX_SPAN: i128 = MAX_DOMAIN_SPAN as i128;
 
-/// Reads a parsed model.
-pub fn read(ast: &Ast) -> Result<Instance> {
+/// Reads a parsed model within `limits` (the deadline and the cancel flag, checked as the
+/// constraints are posted).
+pub fn read_within(ast: &Ast, limits: &ReadLimits) -> Result<Instance> {
     let mut sym = Symbols::read(&ast.decls)?;
 
     // Equal variables become one: `bool2int(b, i)`, `int_eq(x, y)`, `bool_eq(a, b)`.
@@ -188,6 +190,11 @@ pub fn read(ast: &Ast) -> Result<Instance> {
 
     let mut poster = Poster::new(&mut model, &sym, &terms);
     for (c, merged) in ast.constraints.iter().zip(merged) {
+        // The clock is read at every constraint: posting one can take milliseconds (a
+        // table, a large linear sum).
+        if let Some(kind) = limits.reached() {
+            return Err(Error::Limit(kind));
+        }
         if !merged {
             poster.post(c)?;
         }

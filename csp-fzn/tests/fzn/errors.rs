@@ -172,3 +172,71 @@ fn mangled_input_never_panics() {
         }
     }
 }
+
+#[test]
+fn reading_holds_the_limits() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Instant;
+
+    use csp_core::LimitKind;
+    use csp_fzn::ReadLimits;
+
+    // Many tokens, so that the limits are checked while the file is parsed.
+    let mut fzn = String::new();
+    for i in 0..5000 {
+        fzn.push_str(&format!("var 1..3: x{i};\n"));
+    }
+    fzn.push_str("solve satisfy;\n");
+    let limits = |deadline, cancel| ReadLimits {
+        deadline,
+        cancel,
+        ..ReadLimits::default()
+    };
+    let past = limits(Some(Instant::now()), None);
+    let err = Instance::from_str_within(&fzn, &past).expect_err("the deadline has passed");
+    assert_eq!(err.limit(), Some(LimitKind::Time), "{err}");
+    let cancelled = limits(None, Some(Arc::new(AtomicBool::new(true))));
+    let err = Instance::from_str_within(&fzn, &cancelled).expect_err("cancelled");
+    assert_eq!(err.limit(), Some(LimitKind::Cancelled), "{err}");
+    assert!(Instance::from_str_within(&fzn, &limits(None, None)).is_ok());
+
+    // A file larger than the input limit is refused, by its size, before it is read whole.
+    let dir = std::env::temp_dir().join(format!("csp-fzn-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let path = dir.join("big.fzn");
+    std::fs::write(&path, &fzn).expect("writing");
+    let small = ReadLimits {
+        max_input: 1000,
+        ..ReadLimits::default()
+    };
+    let err = Instance::from_path_within(&path, &small).expect_err("too large");
+    assert!(matches!(err, Error::TooLarge(_)), "{err}");
+    assert!(err.to_string().contains("1000 bytes"), "{err}");
+    let fits = ReadLimits {
+        max_input: fzn.len() as u64,
+        ..ReadLimits::default()
+    };
+    assert!(Instance::from_path_within(&path, &fits).is_ok());
+
+    // A time limit that ends while the file is read: the program answers UNKNOWN at
+    // once, exit code 0. (`-t 0` has passed before the first token.)
+    let out = Command::new(env!("CARGO_BIN_EXE_fzn-csp"))
+        .args(["-t", "0"])
+        .arg(&path)
+        .output()
+        .expect("running fzn-csp");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "=====UNKNOWN=====\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn columns_count_characters() {
+    // A character of several bytes is one column, in comments and strings alike.
+    let err = error("% é, ü\nvar 1..3: x; % ß\n  é\nsolve satisfy;");
+    assert_eq!(err.pos(), at(3, 3), "{err}");
+    assert!(err.to_string().contains("unexpected character `é`"), "{err}");
+    let err = error("var 1..3: x :: name(\"é\"); var 1..3: y $;\nsolve satisfy;");
+    assert_eq!(err.pos(), at(1, 39), "{err}");
+}
