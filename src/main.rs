@@ -19,6 +19,7 @@ mod input;
 mod instance;
 mod interrupt;
 mod lab;
+mod minizinc;
 mod queens;
 mod run;
 mod stream;
@@ -44,10 +45,10 @@ enum Command {
     Queens(queens::QueensArgs),
     /// Sudoku of any order: solve, count, compare strategies, generate, rate.
     Sudoku(sudoku::SudokuArgs),
-    /// Solve instances read from files: XCSP3 (.xml, .xml.xz, .xml.lzma) or DIMACS graph
-    /// colouring (.col with --colors K).
+    /// Solve instances read from files: XCSP3 (.xml, .xml.xz, .xml.lzma), DIMACS graph
+    /// colouring (.col with --colors K) or FlatZinc (.fzn).
     Solve(instance::solve::SolveArgs),
-    /// Count the solutions of instances read from files (XCSP3 or DIMACS .col).
+    /// Count the solutions of instances read from files (XCSP3, DIMACS .col, FlatZinc .fzn).
     Count(instance::count::CountArgs),
     /// Compare search strategies over instances read from files: nodes, backtracks, time;
     /// campaigns over seeds, resumed or spread over machines (--format jsonl, --resume, --shard).
@@ -64,6 +65,8 @@ enum Command {
     Sweep(lab::sweep::SweepArgs),
     /// Draw a search tree written by `--trace` (SVG or Graphviz DOT), and print its figures.
     Tree(tree::TreeArgs),
+    /// csp as a MiniZinc solver: `csp minizinc install` makes `minizinc --solver csp` work.
+    Minizinc(minizinc::MinizincArgs),
 }
 
 fn main() -> ExitCode {
@@ -83,6 +86,7 @@ fn main() -> ExitCode {
         Command::Random(args) => lab::random::run(args),
         Command::Sweep(args) => lab::sweep::run(args),
         Command::Tree(args) => tree::run(args),
+        Command::Minizinc(args) => minizinc::run(args),
     };
     let code = match result {
         Ok(code) => code,

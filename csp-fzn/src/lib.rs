@@ -31,6 +31,7 @@
 
 pub mod ast;
 mod error;
+pub mod install;
 mod lexer;
 mod limits;
 mod output;

@@ -130,7 +130,9 @@ pub struct RunReport {
 /// strategy flags over it ([`StrategyFlags`]). The caller checks that the whole fits
 /// together ([`SearchConfig::check`]).
 pub fn search_config(instance: &Instance, options: &RunOptions, enumerate: bool) -> SearchConfig {
-    options.strategy.apply(annotated_config(instance, options, enumerate))
+    options
+        .strategy
+        .apply(annotated_config(instance, options, enumerate))
 }
 
 fn annotated_config(instance: &Instance, options: &RunOptions, enumerate: bool) -> SearchConfig {

@@ -86,6 +86,18 @@ pub enum TextFormat {
 /// Runs `csp explain`.
 pub fn run(args: ExplainArgs) -> Result<u8, CliError> {
     super::check_inputs(std::slice::from_ref(&args.file), &args.instance)?;
+    // The subsets explained are the constraints as the file states them, which only the
+    // XCSP3 and DIMACS readers keep.
+    let format = super::InputFormat::of(&args.file);
+    if matches!(
+        format,
+        super::InputFormat::FlatZinc | super::InputFormat::MiniZinc
+    ) {
+        return Err(usage(format!(
+            "{}: csp explain reads XCSP3 and DIMACS files, not FlatZinc or MiniZinc",
+            args.file.display()
+        )));
+    }
     let start = Instant::now();
     let cancel = cancel_flag();
     let mut config = args.strategy.config(default_strategy(), &args.limits)?;
@@ -98,7 +110,7 @@ pub fn run(args: ExplainArgs) -> Result<u8, CliError> {
     let config = checked(config)?;
     let deadline = deadline(&args.limits, start);
     let stream = Stream::stdout();
-    let code = if super::is_dimacs(&args.file) {
+    let code = if format == super::InputFormat::Dimacs {
         let Some(colours) = args.instance.colors else {
             return Err(usage("DIMACS .col files need --colors K"));
         };

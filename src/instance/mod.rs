@@ -1,16 +1,17 @@
 //! `csp solve`, `csp count` and `csp compare`: any CSP read from a file, XCSP3 (`.xml`,
-//! `.xml.xz`, `.xml.lzma`) or DIMACS graph colouring (`.col`, with `--colors K`); and
+//! `.xml.xz`, `.xml.lzma`), DIMACS graph colouring (`.col`, with `--colors K`) or FlatZinc
+//! (`.fzn`), each read by its front end ([`front_end`]); and
 //! `csp report`, which merges the run records of `csp compare --format jsonl`.
 
 pub mod compare;
 pub mod count;
 pub mod explain;
+mod front_end;
 pub mod record;
 pub mod report;
 pub mod solve;
 
 use std::collections::BTreeMap;
-use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -18,14 +19,14 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use csp_core::{
-    Backjump, Inference, LimitKind, Model, Restarts, SearchConfig, Stats, Strategy, Strength, ValueOrder,
-    VarId, VarOrder,
+    Backjump, Inference, LimitKind, Restarts, SearchConfig, Stats, Strategy, Strength, ValueOrder, VarOrder,
 };
-use csp_xcsp::dimacs::Colouring;
-use csp_xcsp::{Instance, ReadLimits, ReadOptions};
+use csp_xcsp::ReadLimits;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+
+pub use front_end::{InputFormat, LoadFailure, Loaded, load_within};
 
 use crate::args::{LimitArgs, ParallelArgs, StrategyArgs, TraceArgs, checked, parse_restarts};
 use crate::error::CliError;
@@ -68,8 +69,8 @@ pub struct InstanceArgs {
     /// All-different strength for instances: value, hidden, gac. Default: gac.
     #[arg(long, value_name = "STRENGTH", allow_negative_numbers = true)]
     pub alldiff: Option<Strength>,
-    /// The most XML an instance may hold once decompressed, in bytes (suffixes K, M, G:
-    /// powers of 1024). Default: 1G.
+    /// The most bytes an instance file may hold (XML once decompressed, FlatZinc as it is),
+    /// with suffixes K, M, G (powers of 1024). Default: 1G.
     #[arg(long, value_name = "SIZE", value_parser = parse_size, allow_hyphen_values = true)]
     pub max_input: Option<u64>,
 }
@@ -203,179 +204,6 @@ pub enum Format {
     Xcsp,
 }
 
-/// An instance ready to solve: its model, and (for XCSP3) the constraints as read, against
-/// which every solution is checked before it is reported.
-pub enum Loaded {
-    /// An XCSP3 instance.
-    Xcsp(Instance),
-    /// A DIMACS graph's colouring, its isolated vertices set apart from the search.
-    Colouring(Colouring),
-}
-
-impl Loaded {
-    /// The model.
-    pub fn model(&self) -> &Model {
-        match self {
-            Loaded::Xcsp(i) => &i.model,
-            Loaded::Colouring(c) => &c.model,
-        }
-    }
-
-    /// The variables the instance declares, without the auxiliary ones: those the posting
-    /// adds, and the arrays PyCSP3 introduces itself (`aux_gb`, `aux_gi`, ...: "auxiliary
-    /// variables automatically introduced", each equal to an expression of the others).
-    /// Large neighbourhood search fixes and frees these; `None`: every variable.
-    pub fn decision_vars(&self) -> Option<Vec<VarId>> {
-        match self {
-            Loaded::Xcsp(i) => Some(
-                i.model
-                    .vars()
-                    .take(i.declared)
-                    .filter(|&v| !i.model.name(v).starts_with("aux_"))
-                    .collect(),
-            ),
-            Loaded::Colouring(_) => None,
-        }
-    }
-
-    /// Checks a solution against the constraints as read; an error names the constraint's line.
-    pub fn check(&self, values: &[i32]) -> Result<(), String> {
-        match self {
-            Loaded::Xcsp(instance) => instance.check(values).map_err(|c| {
-                format!(
-                    "internal error: a solution violates the constraint at {} ({:?})",
-                    c.position, c.constraint
-                )
-            }),
-            Loaded::Colouring(c) => match c.model.violation(values) {
-                None => Ok(()),
-                Some(v) => Err(format!("internal error: a solution violates {v}")),
-            },
-        }
-    }
-
-    /// How many solutions of the instance each solution of the model stands for: one, or
-    /// for a colouring K^i, the colourings of its i isolated vertices (`None` past
-    /// `u64::MAX`). Their `extension` numbers run from 0 up.
-    pub fn extensions(&self) -> Option<u64> {
-        match self {
-            Loaded::Xcsp(_) => Some(1),
-            Loaded::Colouring(c) => c.colourings_per_solution(),
-        }
-    }
-
-    /// Calls `f` with the name and value of each variable a solution shows, for `values` (a
-    /// solution of the model) and its `extension`-th solution of the instance: the declared
-    /// variables of an XCSP3 instance (not auxiliary ones); every vertex of a graph.
-    fn for_each_shown(&self, values: &[i32], extension: u64, mut f: impl FnMut(&str, i32)) {
-        match self {
-            Loaded::Xcsp(i) => {
-                for v in i.model.vars().take(i.declared) {
-                    f(i.model.name(v), values[v.index()]);
-                }
-            }
-            Loaded::Colouring(c) => c.for_each_colour(values, extension, f),
-        }
-    }
-
-    /// The solution as `name=value` pairs.
-    pub fn line(&self, values: &[i32], extension: u64) -> String {
-        let mut s = String::new();
-        self.for_each_shown(values, extension, |name, value| {
-            if !s.is_empty() {
-                s.push(' ');
-            }
-            // Writing to a String cannot fail.
-            let _ = write!(s, "{name}={value}");
-        });
-        s
-    }
-
-    /// The solution as a JSON object from name to value, written as text: a graph of
-    /// millions of vertices would take a hundred bytes a vertex as a `serde_json` map.
-    pub fn json(&self, values: &[i32], extension: u64) -> Box<RawValue> {
-        let mut s = String::from("{");
-        self.for_each_shown(values, extension, |name, value| {
-            if s.len() > 1 {
-                s.push(',');
-            }
-            s.push_str(&Value::from(name).to_string());
-            let _ = write!(s, ":{value}");
-        });
-        s.push('}');
-        RawValue::from_string(s).expect("an object of names and numbers")
-    }
-
-    /// The `v <instantiation>` line of the XCSP competition output; `cost`, for an
-    /// optimisation instance: `type="optimum"` when proved, `"solution"` otherwise, and
-    /// the value.
-    pub fn xcsp(&self, values: &[i32], extension: u64, cost: Option<(bool, i64)>) -> String {
-        let (mut names, mut vals) = (String::new(), String::new());
-        self.for_each_shown(values, extension, |name, value| {
-            names.push_str(name);
-            names.push(' ');
-            let _ = write!(vals, "{value} ");
-        });
-        let attributes = match cost {
-            Some((true, c)) => format!(" type=\"optimum\" cost=\"{c}\""),
-            Some((false, c)) => format!(" type=\"solution\" cost=\"{c}\""),
-            None => String::new(),
-        };
-        format!(
-            "v <instantiation{attributes}> <list> {names}</list> <values> {vals}</values> </instantiation>"
-        )
-    }
-
-    /// Whether the instance is an optimisation problem.
-    pub fn is_optimisation(&self) -> bool {
-        self.model().objective().is_some()
-    }
-
-    /// Checks that `value`, the objective's value the search reports for `values`, is the
-    /// objective's value by its definition in the file.
-    pub fn check_objective(&self, values: &[i32], value: i64) -> Result<(), String> {
-        match self {
-            Loaded::Xcsp(instance) => match instance.objective_value(values) {
-                Some(v) if v == i128::from(value) => Ok(()),
-                other => Err(format!(
-                    "internal error: the search reports the objective {value} where the file's definition gives {other:?}"
-                )),
-            },
-            Loaded::Colouring(_) => Ok(()),
-        }
-    }
-}
-
-/// Whether the file is DIMACS graph colouring (by its name: `.col`, possibly compressed).
-pub fn is_dimacs(path: &Path) -> bool {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_lowercase())
-        .unwrap_or_default();
-    let name = name.trim_end_matches(".xz").trim_end_matches(".lzma");
-    name.ends_with(".col")
-}
-
-/// Why an instance was not loaded.
-pub enum LoadFailure {
-    /// A limit (time, SIGINT/SIGTERM) stopped the reading or the posting.
-    Limit(LimitKind),
-    /// The file uses something outside what csp reads (`s UNSUPPORTED`).
-    Unsupported(String),
-    /// Anything else: the message names the file (and the line and column).
-    Error(String),
-}
-
-impl LoadFailure {
-    /// The message, for errors.
-    pub fn message(&self) -> String {
-        match self {
-            LoadFailure::Limit(kind) => format!("{kind} while reading"),
-            LoadFailure::Unsupported(m) | LoadFailure::Error(m) => m.clone(),
-        }
-    }
-}
-
 /// The limits that hold while an instance is read: the run's deadline, the cancel flag of
 /// SIGINT/SIGTERM and the input size.
 pub fn read_limits(args: &InstanceArgs, deadline: Option<Instant>) -> ReadLimits {
@@ -387,54 +215,10 @@ pub fn read_limits(args: &InstanceArgs, deadline: Option<Instant>) -> ReadLimits
     }
 }
 
-/// Reads an instance within `limits`; `objective`: post its objective (false for counting
-/// and enumerating, which ignore it, so that an objective wider than a variable can take does
-/// not stop them).
-pub fn load_within(
-    path: &Path,
-    args: &InstanceArgs,
-    limits: ReadLimits,
-    objective: bool,
-) -> Result<Loaded, LoadFailure> {
-    let named = |e: csp_xcsp::Error| {
-        let mut message = format!("{}: {e}", path.display());
-        if path.as_os_str() == "-" && args.colors.is_some() {
-            message.push_str(
-                " (standard input is read as XCSP3: a DIMACS graph is read from a file named .col)",
-            );
-        }
-        match e.limit() {
-            Some(kind) => LoadFailure::Limit(kind),
-            None if e.is_unsupported() => LoadFailure::Unsupported(message),
-            None => LoadFailure::Error(message),
-        }
-    };
-    if is_dimacs(path) {
-        let Some(k) = args.colors else {
-            return Err(LoadFailure::Error(format!(
-                "{}: a DIMACS .col file needs --colors K",
-                path.display()
-            )));
-        };
-        let colouring = csp_xcsp::dimacs::read_colouring_with(path, k, &limits).map_err(named)?;
-        return Ok(Loaded::Colouring(colouring));
-    }
-    let mut options = ReadOptions {
-        limits,
-        ..ReadOptions::default()
-    };
-    if let Some(s) = args.alldiff {
-        options.post.all_different = s;
-    }
-    options.post.objective = objective;
-    let instance = Instance::from_path_with(path, &options).map_err(named)?;
-    Ok(Loaded::Xcsp(instance))
-}
-
 /// Checks up front that every file exists and is not a directory (`-` is standard input,
 /// once), and that `.col` files have `--colors`.
 pub fn check_inputs(files: &[PathBuf], args: &InstanceArgs) -> Result<(), CliError> {
-    let any_col = files.iter().any(|f| is_dimacs(f));
+    let any_col = files.iter().any(|f| InputFormat::of(f) == InputFormat::Dimacs);
     if any_col && args.colors.is_none() {
         return Err(usage("DIMACS .col files need --colors K"));
     }

@@ -6,6 +6,7 @@
 mod common;
 
 mod explain_cli;
+mod flatzinc_cli;
 mod heuristics_cli;
 mod instance_cli;
 mod lab_cli;

@@ -211,6 +211,14 @@ pub fn read_within(ast: &Ast, limits: &ReadLimits) -> Result<Instance> {
         AstGoal::Maximize(e) => Goal::Maximize(objective(e)?),
     };
     unsat = unsat.or(poster.unsat.take());
+    if unsat.is_some() {
+        // The model alone must have no solution either, for whoever searches it without
+        // looking at `unsat`: a variable with its one value ruled out.
+        let marked = Domain::range(0, 0)
+            .map(|d| model.add_named_var("unsatisfiable", d))
+            .and_then(|v| model.exclude(v, 0));
+        marked.map_err(|e| Error::invalid(ast.solve.pos, e.to_string()))?;
+    }
     match goal {
         Goal::Minimize(Term::Var(v)) => model.minimize(v),
         Goal::Maximize(Term::Var(v)) => model.maximize(v),

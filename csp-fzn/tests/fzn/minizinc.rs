@@ -86,6 +86,7 @@ fn models_against_gecode() {
     };
     let (csp, reference) = (dir.join("csp.msc"), dir.join("reference.msc"));
     let satisfaction = [
+        "australia.mzn",
         "queens.mzn",
         "cardinality.mzn",
         "table_regular.mzn",

@@ -367,7 +367,11 @@ fn strategy_flags_count_the_textbook_nodes() {
                 csp_core::SearchConfig::with_strategy(strategy),
             )
             .expect("queens");
-            assert_eq!(nodes_statistic(&text), queens.stats.nodes, "{n} queens, {strategy}");
+            assert_eq!(
+                nodes_statistic(&text),
+                queens.stats.nodes,
+                "{n} queens, {strategy}"
+            );
             let rows = queens.rows().expect("a solution");
             for (i, row) in rows.iter().enumerate() {
                 let line = format!("q{} = {};", i + 1, row + 1);
